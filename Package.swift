@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// carouseld: IIO motion sensors -> tilt fusion -> card-carousel engine -> Unix-socket clients.
+// Module boundaries and what each may import: see docs/ARCHITECTURE.md (from ../shared/DESIGN.md §2).
+import PackageDescription
+
+let package = Package(
+    name: "carouseld",
+    products: [
+        .executable(name: "carouseld", targets: ["carouseld"]),
+        .executable(name: "carouselctl", targets: ["carouselctl"]),
+        .executable(name: "carousel-bench", targets: ["carousel-bench"]),
+        .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
+        .library(name: "MotionFusion", targets: ["MotionFusion"]),
+    ],
+    targets: [
+        // C libraries from Debian, one module each; only the wrapping Swift module imports it.
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CLibUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+        .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+        // epoll, signalfd, timerfd, SO_PEERCRED helpers that Glibc's Swift overlay lacks.
+        .target(name: "CLinux"),
+
+        // Pure libraries: no I/O, no clock, no Foundation.
+        .target(name: "CarouselEngine"),
+        .target(name: "MotionFusion"),
+
+        .target(name: "IIOSensors", dependencies: ["MotionFusion", "CLibIIO", "CLibUdev", "CLinux"]),
+        .target(name: "CarouselProtocol", dependencies: ["CarouselEngine", "MotionFusion"]),
+        .target(name: "CarouselDaemon", dependencies: [
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol",
+            "CSystemd", "CInih", "CLinux",
+        ]),
+        // Argument parsing and the carouselctl subcommands, as a library so tests call them in-process.
+        .target(name: "CarouselCommandLine", dependencies: [
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
+        ]),
+
+        .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon"]),
+        .executableTarget(name: "carouselctl", dependencies: ["CarouselCommandLine"]),
+        .executableTarget(name: "carousel-bench", dependencies: [
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
+        ]),
+
+        // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.
+        .target(name: "CarouselTestSupport", dependencies: ["MotionFusion", "CarouselProtocol", "CUmockdev", "CLinux"]),
+
+        .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "CarouselTestSupport"]),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "CarouselTestSupport"]),
+        .testTarget(name: "IIOSensorsTests", dependencies: ["IIOSensors", "CarouselTestSupport"]),
+        .testTarget(name: "CarouselProtocolTests", dependencies: ["CarouselProtocol", "CarouselTestSupport"]),
+        .testTarget(name: "CarouselDaemonTests", dependencies: [
+            "CarouselDaemon", "CarouselTestSupport", "carouseld",
+        ]),
+        .testTarget(name: "CarouselCommandLineTests", dependencies: [
+            "CarouselCommandLine", "CarouselTestSupport", "carouselctl",
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

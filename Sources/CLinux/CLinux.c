@@ -1,0 +1,78 @@
+#include "CLinux.h"
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+int clinux_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    if (pid) *pid = cred.pid;
+    if (uid) *uid = cred.uid;
+    if (gid) *gid = cred.gid;
+    return 0;
+}
+
+int clinux_signalfd_for(const int *signals, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int clinux_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n;
+    do { n = read(fd, &info, sizeof(info)); } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    if (n != sizeof(info)) { errno = EIO; return -1; }
+    return (int)info.ssi_signo;
+}
+
+int clinux_timerfd_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int clinux_timerfd_set(int fd, int64_t initial_ns, int64_t interval_ns) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof(spec));
+    // A zero it_value disarms the timer, so a requested "fire now" becomes 1 ns.
+    if (initial_ns == 0 && interval_ns > 0) initial_ns = 1;
+    spec.it_value.tv_sec = initial_ns / 1000000000LL;
+    spec.it_value.tv_nsec = initial_ns % 1000000000LL;
+    spec.it_interval.tv_sec = interval_ns / 1000000000LL;
+    spec.it_interval.tv_nsec = interval_ns % 1000000000LL;
+    return timerfd_settime(fd, 0, &spec, NULL);
+}
+
+int64_t clinux_timerfd_read(int fd) {
+    uint64_t count = 0;
+    ssize_t n;
+    do { n = read(fd, &count, sizeof(count)); } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    return (int64_t)count;
+}
+
+int64_t clinux_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t clinux_realtime_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int clinux_sockaddr_un(struct sockaddr_un *addr, const char *path) {
+    size_t len = strlen(path);
+    memset(addr, 0, sizeof(*addr));
+    addr->sun_family = AF_UNIX;
+    if (len >= sizeof(addr->sun_path)) { errno = ENAMETOOLONG; return -1; }
+    memcpy(addr->sun_path, path, len);
+    return (int)(offsetof(struct sockaddr_un, sun_path) + len + 1);
+}
+
+int clinux_errno(void) { return errno; }

@@ -1,0 +1,54 @@
+// Linux interfaces that Glibc's Swift overlay does not expose (or exposes awkwardly):
+// epoll, signalfd, timerfd, SO_PEERCRED and a few macros that Swift cannot import.
+#ifndef CLINUX_H
+#define CLINUX_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+/// Peer credentials of a connected Unix socket (SO_PEERCRED). Returns 0 or -1 with errno set.
+int clinux_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/// Blocks `signals[0..<count]` in the calling thread (and threads it later starts) and returns a
+/// non-blocking, close-on-exec signalfd for them, or -1 with errno set.
+int clinux_signalfd_for(const int *signals, int count);
+
+/// Reads one `struct signalfd_siginfo` and returns its signal number, 0 when none is pending,
+/// or -1 with errno set.
+int clinux_signalfd_read(int fd);
+
+/// Creates a non-blocking, close-on-exec CLOCK_MONOTONIC timerfd, or -1 with errno set.
+int clinux_timerfd_create(void);
+
+/// Arms `fd` to fire after `initial_ns` and then every `interval_ns` (0: once); both 0 disarms.
+int clinux_timerfd_set(int fd, int64_t initial_ns, int64_t interval_ns);
+
+/// Reads a timerfd's expiration count; 0 when it has not fired (EAGAIN), -1 with errno on error.
+int64_t clinux_timerfd_read(int fd);
+
+/// CLOCK_MONOTONIC now, in nanoseconds.
+int64_t clinux_monotonic_ns(void);
+
+/// CLOCK_REALTIME now, in nanoseconds since the Unix epoch.
+int64_t clinux_realtime_ns(void);
+
+/// Copies `path` into `addr->sun_path`; returns the socklen to pass to bind/connect, or -1
+/// (errno ENAMETOOLONG) when it does not fit.
+int clinux_sockaddr_un(struct sockaddr_un *addr, const char *path);
+
+/// The `errno` of the calling thread (a macro in C).
+int clinux_errno(void);
+
+#endif

@@ -1,0 +1,2 @@
+// CarouselDaemon: event loop, socket server, configuration, systemd integration.
+import CarouselProtocol

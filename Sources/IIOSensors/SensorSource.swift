@@ -1,0 +1,67 @@
+import MotionFusion
+
+/// The health of a sensor source, as published in the protocol's `SENSOR` object (INTERFACES §2).
+public enum SensorStatus: String, Sendable, Equatable, CaseIterable {
+    /// Samples arrive at the expected rate.
+    case ok
+    /// No sample for 5 expected periods (suspend/resume, a wedged buffer).
+    case stale
+    /// No sensor present (yet); hotplug may bring one.
+    case absent
+    /// Samples come from a recording.
+    case replay
+    /// The sensor failed; `SensorSource.statusMessage` says why.
+    case error
+}
+
+/// A source of motion samples that an epoll loop drives (iio-sensor-proxy's driver idea): the
+/// daemon never asks which kind it has.
+///
+/// Life cycle: `start()` → the loop waits for `pollDescriptor` to become readable → it calls
+/// `readAvailable(into:)` → … → `stop()`. Sources never block for long: a polled IIO source
+/// reads `*_raw` on its own timerfd; a replay source releases samples on a timerfd as their
+/// recorded time comes due.
+public protocol SensorSource: AnyObject {
+    /// Human-readable name (IIO `name`, or the recording's file name).
+    var name: String { get }
+    /// The current status and, for `stale`/`error`/`absent`, a one-line reason.
+    var status: SensorStatus { get }
+    var statusMessage: String? { get }
+    /// The rate the source really delivers, Hz (read back from the device), or nil if unknown.
+    var sampleRateHz: Double? { get }
+    /// The file descriptor to wait on for readability while started, or nil when stopped.
+    var pollDescriptor: Int32? { get }
+    /// Starts delivering samples (enables the buffer, arms the timer).
+    /// - Throws: `SensorError` naming the device, attribute and errno.
+    func start() throws(SensorError)
+    /// Stops delivering samples and releases the buffer; idempotent.
+    func stop()
+    /// Appends every sample available now, without blocking. Timestamps are nanoseconds on
+    /// CLOCK_MONOTONIC. A malformed sample is skipped (and counted), never thrown.
+    /// - Throws: `SensorError` when the device is gone or the read fails for good.
+    func readAvailable(into samples: inout [IMUSample]) throws(SensorError)
+}
+
+/// Errors of the sensor layer; each names the device, the attribute or file, and errno.
+public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A libiio or sysfs call failed: `device` (name or sysfs path), `what` (attribute or call), errno.
+    case io(device: String, what: String, errno: Int32)
+    /// A value could not be parsed: `device`, `attribute`, the text found.
+    case badValue(device: String, attribute: String, text: String)
+    /// No such sensor (by configured name, label or path).
+    case notFound(String)
+    /// The device disappeared (hotplug removal).
+    case removed(device: String)
+    /// A recording could not be read: file, line (1-based, 0 when not line-specific), reason.
+    case recording(file: String, line: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .io(device, what, errno): return "\(device): \(what) failed (errno \(errno))"
+        case let .badValue(device, attribute, text): return "\(device): \(attribute): bad value '\(text)'"
+        case let .notFound(what): return "no sensor matches '\(what)'"
+        case let .removed(device): return "\(device): device removed"
+        case let .recording(file, line, reason): return line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)"
+        }
+    }
+}
