@@ -57,6 +57,18 @@ import Testing
         }
     }
 
+    @Test(arguments: StylesFixture.allStyles)
+    func noNegativeZeros(style: LayoutStyle) {
+        // The wire format forbids -0; the centered item is where the formulas produce it
+        // (−|d|, −sin 0, d = −0.0).
+        let g = StylesFixture.geometry(viewport: 375, item: 200, count: 20)
+        for d in [0.0, -0.0] {
+            let o = style.output(distance: d, geometry: g)
+            let numbers = [o.centerOffset, o.scaleAlong, o.scaleCross, o.alpha, o.zIndex] + o.transform.values
+            #expect(numbers.allSatisfy { $0 != 0 || $0.sign == .plus }, "\(style) d=\(d)")
+        }
+    }
+
     @Test func extremeParametersStayFinite() {
         let styles: [LayoutStyle] = [
             .linear(LinearStyle(minScaleW: -3, minScaleH: 1e300, minAlpha: -2)),

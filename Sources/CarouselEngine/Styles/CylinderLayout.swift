@@ -10,8 +10,9 @@ extension RingStyle {
     /// `scaleAlong = cos θ · scaleCross` (negative on the back half: mirrored).
     /// `zIndex = −|d|`; alpha 1.
     func cylinderOutput(distance d: Double, geometry g: StyleGeometry) -> StyleOutput {
-        let r = cylinderRadius(geometry: g)
-        let theta = angle(distance: d, geometry: g)
+        let n = ringCount(geometry: g)
+        let r = cylinderRadius(geometry: g, ringCount: n)
+        let theta = angle(distance: d, geometry: g, ringCount: n)
         let z = r * cosine(theta) - r
         let perspective = StyleMath.perspectiveFactor(depth: z)
         return StyleOutput(centerOffset: r * sine(theta), scaleAlong: cosine(theta) * perspective,

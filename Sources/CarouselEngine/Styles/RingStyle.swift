@@ -48,19 +48,31 @@ public struct RingStyle: Hashable, Sendable {
     /// `r = max(w · spacing / 2, w · spacing / 2 / tan(π / ringCount))`, points (rotary).
     /// W 375, w 200, spacing 1, ≥ 12 items: 100 / tan(15°) = 373.205.
     public func rotaryRadius(geometry g: StyleGeometry) -> Double {
+        rotaryRadius(geometry: g, ringCount: ringCount(geometry: g))
+    }
+
+    func rotaryRadius(geometry g: StyleGeometry, ringCount n: Int) -> Double {
         let h = halfChord(g)
-        return max(h, h / tangent(Double.pi / Double(ringCount(geometry: g))))
+        return max(h, h / tangent(Double.pi / Double(n)))
     }
 
     /// `r = max(0.01, w · spacing / 2 / tan(π / ringCount))`, points (cylinder).
     public func cylinderRadius(geometry g: StyleGeometry) -> Double {
-        max(0.01, halfChord(g) / tangent(Double.pi / Double(ringCount(geometry: g))))
+        cylinderRadius(geometry: g, ringCount: ringCount(geometry: g))
+    }
+
+    func cylinderRadius(geometry g: StyleGeometry, ringCount n: Int) -> Double {
+        max(0.01, halfChord(g) / tangent(Double.pi / Double(n)))
     }
 
     /// The angle of the item `d` points from the center, `θ = (d / p) / ringCount · 2π`,
     /// radians, positive toward higher indices.
     public func angle(distance d: Double, geometry g: StyleGeometry) -> Double {
-        d / StyleMath.itemPitch(g) / Double(ringCount(geometry: g)) * (2 * Double.pi)
+        angle(distance: d, geometry: g, ringCount: ringCount(geometry: g))
+    }
+
+    func angle(distance d: Double, geometry g: StyleGeometry, ringCount n: Int) -> Double {
+        d / StyleMath.itemPitch(g) / Double(n) * (2 * Double.pi)
     }
 
     /// Half the ring, `ringCount / 2 · p`: the items within half a turn of the front. Further

@@ -5,8 +5,9 @@ extension RingStyle {
     /// `m34 = −1/500`; `scaleAlong = scaleCross = 1 / (1 − z / 500)` for 2D clients;
     /// `zIndex = −|d|` (within half a turn, depth falls as |d| grows); alpha 1.
     func rotaryOutput(distance d: Double, geometry g: StyleGeometry) -> StyleOutput {
-        let r = rotaryRadius(geometry: g)
-        let theta = angle(distance: d, geometry: g)
+        let n = ringCount(geometry: g)
+        let r = rotaryRadius(geometry: g, ringCount: n)
+        let theta = angle(distance: d, geometry: g, ringCount: n)
         let z = r * cosine(theta) - r
         let perspective = StyleMath.perspectiveFactor(depth: z)
         return StyleOutput(centerOffset: r * sine(theta), scaleAlong: perspective,

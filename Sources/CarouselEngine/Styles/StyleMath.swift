@@ -41,30 +41,23 @@ enum StyleMath {
 }
 
 extension StyleOutput {
-    /// Every number made finite (NaN → 0, ±∞ and huge values → ±10¹⁵) and `alpha` put in
-    /// [0, 1]: the last line of defence behind the styles' own guards, so a client or a JSON
-    /// encoder never sees NaN or infinity.
+    /// Every number made finite (NaN → 0, ±∞ and huge values → ±10¹⁵), `−0` made `+0` (the
+    /// wire format forbids `-0`) and `alpha` put in [0, 1]: the last line of defence behind the
+    /// styles' own guards, so a client or a JSON encoder never sees NaN, infinity or `-0`.
     func finite() -> StyleOutput {
-        var o = self
-        o.centerOffset = Self.bounded(o.centerOffset)
-        o.scaleAlong = Self.bounded(o.scaleAlong)
-        o.scaleCross = Self.bounded(o.scaleCross)
-        o.alpha = StyleMath.clamp(o.alpha, 0, 1)
-        o.zIndex = Self.bounded(o.zIndex)
-        let t = o.transform
-        if !(t.m11.isFinite && t.m12.isFinite && t.m13.isFinite && t.m14.isFinite
-            && t.m21.isFinite && t.m22.isFinite && t.m23.isFinite && t.m24.isFinite
-            && t.m31.isFinite && t.m32.isFinite && t.m33.isFinite && t.m34.isFinite
-            && t.m41.isFinite && t.m42.isFinite && t.m43.isFinite && t.m44.isFinite) {
-            let v = t.values.map(Self.bounded)
-            o.transform = Transform3D(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-                                      v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15])
-        }
-        return o
+        let t = transform
+        let b = Self.bounded
+        return StyleOutput(
+            centerOffset: b(centerOffset), scaleAlong: b(scaleAlong), scaleCross: b(scaleCross),
+            alpha: StyleMath.clamp(alpha, 0, 1) + 0, zIndex: b(zIndex),
+            transform: Transform3D(b(t.m11), b(t.m12), b(t.m13), b(t.m14),
+                                   b(t.m21), b(t.m22), b(t.m23), b(t.m24),
+                                   b(t.m31), b(t.m32), b(t.m33), b(t.m34),
+                                   b(t.m41), b(t.m42), b(t.m43), b(t.m44)))
     }
 
+    /// NaN → 0, clamped to ±10¹⁵, and `x + 0` turns `−0` into `+0` (IEEE 754 round-to-nearest).
     private static func bounded(_ x: Double) -> Double {
-        if x.isNaN { return 0 }
-        return StyleMath.clamp(x, -1e15, 1e15)
+        x.isNaN ? 0 : StyleMath.clamp(x, -1e15, 1e15) + 0
     }
 }
