@@ -32,10 +32,11 @@ public struct CoverFlowStyle: Hashable, Sendable {
         let x = (c * 0.5 * tilt + o * effectiveSpacing) * w
         let z = -c.magnitude * w / 2
         let angle = -c * (Double.pi / 2) * tilt
+        let cosAngle = cosine(angle), sinAngle = sine(angle)
         let perspective = StyleMath.perspectiveFactor(depth: z)
-        return StyleOutput(centerOffset: x, scaleAlong: cosine(angle) * perspective,
+        return StyleOutput(centerOffset: x, scaleAlong: cosAngle * perspective,
                            scaleCross: perspective, alpha: 1, zIndex: -d.magnitude,
-                           transform: .styleItem(rotationY: angle, depth: z))
+                           transform: .styleItem(cosine: cosAngle, sine: sinAngle, depth: z))
     }
 
     /// Beyond one item the cards keep their turn and depth (`c = ±1`) and move out by

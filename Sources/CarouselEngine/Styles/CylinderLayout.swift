@@ -13,10 +13,11 @@ extension RingStyle {
         let n = ringCount(geometry: g)
         let r = cylinderRadius(geometry: g, ringCount: n)
         let theta = angle(distance: d, geometry: g, ringCount: n)
-        let z = r * cosine(theta) - r
+        let cosTheta = cosine(theta), sinTheta = sine(theta)
+        let z = r * cosTheta - r
         let perspective = StyleMath.perspectiveFactor(depth: z)
-        return StyleOutput(centerOffset: r * sine(theta), scaleAlong: cosine(theta) * perspective,
+        return StyleOutput(centerOffset: r * sinTheta, scaleAlong: cosTheta * perspective,
                            scaleCross: perspective, alpha: 1, zIndex: -d.magnitude,
-                           transform: .styleItem(rotationY: theta, depth: z))
+                           transform: .styleItem(cosine: cosTheta, sine: sinTheta, depth: z))
     }
 }

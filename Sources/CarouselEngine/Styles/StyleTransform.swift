@@ -8,7 +8,12 @@ extension Transform3D {
     /// `StylesTransformTests` checks it equals the product
     /// `rotationY(angle) · translation(0, 0, depth) · perspective(eyeDistance:)`.
     static func styleItem(rotationY angle: Double, depth z: Double) -> Transform3D {
-        let c = cosine(angle), s = sine(angle)
+        styleItem(cosine: cosine(angle), sine: sine(angle), depth: z)
+    }
+
+    /// `styleItem(rotationY:depth:)` from the angle's cosine and sine, for callers that
+    /// already have them (saves two libm calls per item).
+    static func styleItem(cosine c: Double, sine s: Double, depth z: Double) -> Transform3D {
         let k = -1 / LayoutStyle.perspectiveEyeDistance
         return Transform3D(
             c, 0, -s, -s * k,
