@@ -50,3 +50,33 @@ import Testing
         #expect(Transform3D.styleItem(depth: -80) == depthOnly)
     }
 }
+
+/// The logical-frame → real-frame mappings the engine applies to style transforms.
+@Suite struct StylesFrameMappingTests {
+    @Test func reflectingXMirrorsTheStyles() {
+        let g = StylesFixture.geometry(viewport: 375, item: 200, count: 20)
+        for style in StylesFixture.allStyles {
+            for d in [90.0, 200, 640] {
+                let right = style.output(distance: d, geometry: g).transform
+                let left = style.output(distance: -d, geometry: g).transform
+                #expect(StylesFixture.close(right.reflectingX(), left, 1e-12))
+            }
+        }
+        // A reflection is its own inverse.
+        let t = Transform3D.styleItem(rotationY: 0.4, depth: -30)
+        #expect(t.reflectingX().reflectingX() == t)
+    }
+
+    @Test func swappingXYTurnsAboutXTheOtherWay() {
+        let a = 0.7
+        #expect(StylesFixture.close(Transform3D.rotationY(a).swappingXY(), .rotationX(-a), 1e-15))
+        #expect(Transform3D.translation(3, 5, -7).swappingXY() == .translation(5, 3, -7))
+        #expect(Transform3D.scale(0.9, 0.7, 1).swappingXY() == .scale(0.7, 0.9, 1))
+        #expect(Transform3D.perspective(eyeDistance: 500).swappingXY() == .perspective(eyeDistance: 500))
+        // A vertical cover-flow card below the center (+y) turns its bottom edge toward the
+        // viewer, as the horizontal one turns its right edge: the point (0, 100, 0) gets z > 0.
+        let card = Transform3D.styleItem(rotationY: StylesFixture.degrees(-81), depth: -100).swappingXY()
+        let bottom = Transform3D.translation(0, 100, 0).concatenating(card)
+        #expect(bottom.m43 > -100 + 98)  // −100 + 100 · sin 81° = −1.23 before perspective
+    }
+}
