@@ -8,10 +8,21 @@ import Glibc
 /// systemd's notification socket. Serialized: they set process environment variables.
 @Suite(.serialized) struct SystemdNotifyTests {
     /// Receives one pending datagram, or nil.
-    static func receive(_ fd: Int32) -> String? {
+    static func receiveOne(_ fd: Int32) -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
         return n >= 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : nil
+    }
+
+    /// The datagram this test sent. sd_notify sends synchronously, so it is already queued;
+    /// a daemon that another suite starts while NOTIFY_SOCKET is set could queue its own
+    /// messages too, so all pending ones are read and the first that `matches` is returned.
+    static func receive(_ fd: Int32, matching matches: (String) -> Bool = { _ in true }) -> String? {
+        var found: String?
+        while let message = receiveOne(fd) {
+            if found == nil && matches(message) { found = message }
+        }
+        return found
     }
 
     @Test func notifyMessagesReachTheNotifySocket() throws {
@@ -21,18 +32,19 @@ import Glibc
         defer { close(fd); unsetenv("NOTIFY_SOCKET") }
         setenv("NOTIFY_SOCKET", path, 1)
         let notifier = ServiceNotifier.systemd
+        _ = Self.receive(fd)
         #expect(ServiceNotifier.isNotifySocketSet)
 
         #expect(notifier.ready(status: "listening on /run/carouseld/carouseld.sock"))
-        #expect(Self.receive(fd) == "READY=1\nSTATUS=listening on /run/carouseld/carouseld.sock")
+        #expect(Self.receive(fd, matching: { $0 == "READY=1\nSTATUS=listening on /run/carouseld/carouseld.sock" }) == "READY=1\nSTATUS=listening on /run/carouseld/carouseld.sock")
         #expect(notifier.status("2 clients\nsensor ok"))
-        #expect(Self.receive(fd) == "STATUS=2 clients sensor ok")
+        #expect(Self.receive(fd, matching: { $0 == "STATUS=2 clients sensor ok" }) == "STATUS=2 clients sensor ok")
         #expect(notifier.watchdog())
-        #expect(Self.receive(fd) == "WATCHDOG=1")
+        #expect(Self.receive(fd, matching: { $0 == "WATCHDOG=1" }) == "WATCHDOG=1")
         #expect(notifier.reloading(monotonicMicroseconds: 123_456_789))
-        #expect(Self.receive(fd) == "RELOADING=1\nMONOTONIC_USEC=123456789")
+        #expect(Self.receive(fd, matching: { $0 == "RELOADING=1\nMONOTONIC_USEC=123456789" }) == "RELOADING=1\nMONOTONIC_USEC=123456789")
         #expect(notifier.stopping())
-        #expect(Self.receive(fd) == "STOPPING=1")
+        #expect(Self.receive(fd, matching: { $0 == "STOPPING=1" }) == "STOPPING=1")
 
         // Without a time, RELOADING carries CLOCK_MONOTONIC now.
         var before = timespec()
@@ -40,7 +52,7 @@ import Glibc
         #expect(notifier.reloading())
         var after = timespec()
         clock_gettime(CLOCK_MONOTONIC, &after)
-        let message = try #require(Self.receive(fd))
+        let message = try #require(Self.receive(fd, matching: { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }))
         let usec = try #require(UInt64(message.split(separator: "=").last ?? ""))
         #expect(usec >= UInt64(before.tv_sec) * 1_000_000 + UInt64(before.tv_nsec) / 1000)
         #expect(usec <= UInt64(after.tv_sec) * 1_000_000 + UInt64(after.tv_nsec) / 1000)
