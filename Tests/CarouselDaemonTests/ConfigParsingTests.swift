@@ -262,3 +262,21 @@ import Glibc
         #expect(loaded.sensor.replayFile == directory + "/r.csv")
     }
 }
+
+/// Lines at libinih's buffer limit: 197 bytes (plus CR LF) are read whole, longer ones refused
+/// before libinih could split them into a bogus extra line.
+@Suite struct ConfigLineLengthTests {
+    @Test func aLineOfTheMaximumLengthIsReadWhole() throws {
+        let value = String(repeating: "d", count: 197 - "device = ".utf8.count)
+        let parsed = try DaemonConfiguration.parse(text: "[sensor]\r\ndevice = \(value)\r\nmode = polled\r\n", path: "c.conf")
+        #expect(parsed.sensor.device == value)
+        #expect(parsed.sensor.mode == .polled)
+    }
+
+    @Test func aLongCommentWithAnEqualsSignIsRefusedNotMisread() {
+        let comment = "# " + String(repeating: "x", count: 200) + " mode = polled"
+        #expect(throws: ConfigurationError.lineTooLong(path: "c.conf", line: 2, maximum: 197)) {
+            try DaemonConfiguration.parse(text: "[sensor]\n\(comment)\n", path: "c.conf")
+        }
+    }
+}
