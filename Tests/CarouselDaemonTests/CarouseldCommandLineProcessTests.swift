@@ -88,4 +88,16 @@ import Testing
         #expect(result.status == 78)
         #expect(result.standardError.hasPrefix("carouseld: error: \(path):1: unknown section [display]; known sections: [sensor], "))
     }
+
+    /// DESIGN §7: the daemon links FoundationEssentials at most, never Foundation (which maps
+    /// ICU's data). The system libicu that libxml2 (via libiio) brings is not Foundation's.
+    @Test func linksNoFoundation() {
+        let result = ServiceTestSupport.run(["ldd", Self.binary])
+        #expect(result.status == 0, "ldd: \(result.standardError)")
+        #expect(result.standardOutput.contains("libc.so"))
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
+                        "libFoundationNetworking.so", "libFoundationXML.so"] {
+            #expect(!result.standardOutput.contains(library), "carouseld links \(library)")
+        }
+    }
 }
