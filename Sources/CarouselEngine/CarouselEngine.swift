@@ -161,7 +161,9 @@ public struct CarouselEngine: Sendable {
 
     /// Starts a motion from the current offset and velocity to `target`.
     mutating func startMotion(to target: Double, velocity: Double, phase: CarouselPhase, source: InputSource) {
-        let motion = SnapMotion(startTime: time, startOffset: offset, startVelocity: velocity, target: target)
+        let motion: Motion = phase == .decelerating
+            ? .release(startTime: time, offset: offset, velocity: velocity, target: target)
+            : .spring(SnapMotion(startTime: time, startOffset: offset, startVelocity: velocity, target: target))
         if motion.isFinished(at: time) {
             offset = target
             comeToRest()
