@@ -104,8 +104,31 @@ public final class UmockdevTestbed {
     }
 
     /// Plugs devices in: adds the description, then sends `add` for every `P:` device in it.
+    ///
+    /// A device node that this testbed already backed with a PTY (a device unplugged earlier
+    /// and now plugged back) keeps its PTY: libumockdev never forgets a PTY node and asserts if
+    /// asked to create it twice, so its `N:` line is dropped and the node's symlink is restored
+    /// to the same PTY, whose master end (`streamDescriptor`) stays valid.
     public func plug(description: String) throws {
-        try add(description: description)
+        var lines: [Substring] = []
+        var relink: [(String, String)] = []
+        for line in UmockdevTestbed.stripComments(description).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("N: ") {
+                let node = "/dev/" + (line.dropFirst(3).split(separator: "=").first.map(String.init) ?? "")
+                let fd = umockdev_testbed_get_dev_fd(testbed, node)
+                if fd >= 0, let slave = ptsname(fd) {
+                    relink.append((node, String(cString: slave)))
+                    continue
+                }
+            }
+            lines.append(line)
+        }
+        try add(description: lines.joined(separator: "\n"))
+        for (node, slave) in relink {
+            let path = rootDirectory + node
+            unlink(path)
+            if symlink(slave, path) != 0 { throw UmockdevError.system("symlink \(path)", errno) }
+        }
         for line in description.split(separator: "\n") where line.hasPrefix("P: ") {
             uevent("add", device: String(line.dropFirst(3)))
         }
