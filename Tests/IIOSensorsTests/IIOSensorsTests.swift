@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarouselTestSupport
 import MotionFusion
 import Testing
 @testable import IIOSensors
@@ -109,5 +113,54 @@ struct SensorSelectionTests {
         #expect(SensorInfo.jsonArray([]) == "[]")
         #expect(jsonNumber(-0.0) == "0")
         #expect(jsonString("a\"b\n") == "\"a\\\"b\\n\"")
+    }
+}
+
+@Suite(.serialized) struct RecorderReplayTests {
+    @Test func recorderRoundTripsThroughReplay() throws {
+        let path = "/tmp/carousel-replay-\(getpid()).csv"
+        let recorded = [
+            IMUSample(timestampNanoseconds: 1_000_000_000, accel: Vector3(0.1, -0.2, 9.81), gyro: Vector3(0.01, 0, -0.02)),
+            IMUSample(timestampNanoseconds: 1_010_000_000, accel: Vector3(0.2, -0.1, 9.8), gyro: nil),
+        ]
+        let recorder = try Recorder(path: path)
+        try recorder.append(recorded)
+        // Not under its final name until finished.
+        #expect(access(path, F_OK) != 0)
+        try recorder.finish()
+        #expect(readTextFile(path)?.hasPrefix("timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n") == true)
+
+        let replay = try ReplaySource(path: path, asFastAsPossible: true)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 2)
+        #expect(out.map(\.accel) == recorded.map(\.accel))
+        #expect(out.map(\.gyro) == recorded.map(\.gyro))
+        // Mapped onto the monotonic clock, 10 ms apart as recorded.
+        #expect(out[1].timestampNanoseconds - out[0].timestampNanoseconds == 10_000_000)
+        #expect(replay.status == .replay)
+        #expect(replay.finished)
+        unlink(path)
+    }
+
+    @Test func badRecordingNamesFileAndLine() {
+        let path = "/tmp/carousel-replay-bad-\(getpid()).csv"
+        let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n1,0,0,9.8,,,\n2,zz,0,9.8,,,\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        do {
+            _ = try ReplaySource(path: path)
+            Issue.record("expected an error")
+        } catch {
+            if case let .recording(file, line, _) = error {
+                #expect(file == path)
+                #expect(line == 3)
+            } else {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        unlink(path)
     }
 }
