@@ -37,6 +37,18 @@ enum Mock {
         return r
     }
 
+    /// Names in a directory, sorted, without `.` and `..`.
+    static func files(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// Parses `--json` output.
     static func json(_ text: String) throws -> [[String: Any]] {
         let value = try JSONSerialization.jsonObject(with: Data(text.utf8))

@@ -164,3 +164,17 @@ struct SensorSelectionTests {
         unlink(path)
     }
 }
+
+struct BufferFailureMessageTests {
+    @Test func ebusyNamesTheLikelyHolder() {
+        let source = IIOSensorSource(configuration: IIOSourceConfiguration())
+        let info = SensorInfo(id: "iio:device0", name: "accel_3d", label: "", path: "/sys/x", dev: "/dev/iio:device0",
+                              kind: .accel, channels: [], mountMatrix: .identity, mountMatrixSource: .identity,
+                              gyroMountMatrix: nil, samplingFrequencyHz: nil, samplingFrequencyAvailableHz: [],
+                              buffered: true, triggers: [], warnings: [], location: "", parentPath: nil, grandparentPath: nil)
+        let busy = source.bufferFailureMessage(info, .io(device: "accel_3d (iio:device0)", what: "iio_device_create_buffer", errno: EBUSY))
+        #expect(busy == "accel_3d (iio:device0): buffer busy (iio_device_create_buffer: EBUSY): another process such as iio-sensor-proxy holds /dev/iio:device0")
+        let other = source.bufferFailureMessage(info, .io(device: "accel_3d (iio:device0)", what: "iio_device_create_buffer", errno: ENOENT))
+        #expect(other.contains("buffer unavailable") && other.contains("errno 2"))
+    }
+}
