@@ -296,6 +296,43 @@ import Testing
         #expect(result.standardError.contains("accel_3d (iio:device0) removed"))
     }
 
+    @Test func gyroscopeRemovalLeavesAccelerometerOnly() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        let gyroPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200076.4.auto/iio:device1"
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
+        try p.waitForStandardError(containing: "+ gyro_3d (iio:device1) in buffered mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        bed.unplug(device: gyroPath)
+        try p.waitForStandardError(containing: "reading accel_3d (iio:device0) in buffered mode", timeoutSeconds: 20)
+        let scan = Scan.le16in32(0) + Scan.le16in32(0) + Scan.le16in32(1000) + [0, 0, 0, 0] + Scan.le(3_000_000_000, bytes: 8)
+        try bed.stream(scan, to: "/dev/iio:device0")
+        let row = try Mock.nextRow(p)
+        #expect(row.0 == 3_000_000_000)
+        #expect(close(row.1, [0, 0, -9.80665]))
+        #expect(row.2 == nil)
+        p.signal(SIGTERM)
+        let result = try p.waitForExit(timeoutSeconds: 20)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("gyro_3d (iio:device1) removed"))
+    }
+
+    @Test func sensorPluggedInAfterStartIsPickedUp() throws {
+        let bed = try Mock.testbed(nil)
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1", "--hotplug"], testbed: bed)
+        try p.waitForStandardError(containing: "waiting for a sensor", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        try bed.plug(description: readTextFile(TestPaths.fixture("umockdev/bmc150-accel.umockdev")) ?? "")
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        let scan = Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(-1000), bytes: 2)
+            + [0, 0] + Scan.le(6_000_000_000, bytes: 8)
+        try bed.stream(scan, to: "/dev/iio:device0")
+        let row = try Mock.nextRow(p)
+        // z: −1000 · 0.009582 = −9.582 → M (z ↦ −z) → 9.582 → negated.
+        #expect(close(row.1, [0, 0, -9.582]))
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
     @Test func removalEndsRecordingCleanlyWithoutHotplug() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
         let accelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"

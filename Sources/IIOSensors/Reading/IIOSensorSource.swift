@@ -66,6 +66,9 @@ public final class IIOSensorSource: SensorSource {
     private var latestGyro: Vector3?
     private var lastSampleNanoseconds: Int64 = 0
     private var reenabledAfterSilence = false
+    /// Devices whose `remove` uevent arrived (their sysfs tree may linger a moment); ignored by
+    /// discovery until an `add` for them.
+    private var removedPaths: Set<String> = []
 
     /// - Parameter log: receives one line per event (`<4>accel_3d (iio:device0): …`).
     public init(configuration: IIOSourceConfiguration, log: @escaping (String) -> Void = { _ in }) {
@@ -155,9 +158,10 @@ public final class IIOSensorSource: SensorSource {
     private func open() throws(SensorError) {
         closeReaders()
         let inventory = try SensorDiscovery.inventory(uri: configuration.uri)
+        let present = inventory.sensors.filter { !removedPaths.contains($0.path) }
         let selection: SensorSelection
         do {
-            selection = try SensorSelection.choose(from: inventory.sensors, selector: configuration.device)
+            selection = try SensorSelection.choose(from: present, selector: configuration.device)
         } catch {
             setStatus(.absent, "\(error); waiting for a sensor")
             log("<4>\(error); waiting for a sensor to be plugged in")
@@ -247,14 +251,25 @@ public final class IIOSensorSource: SensorSource {
         log("<7>udev: \(event.action.rawValue) \(event.syspath)")
         switch event.action {
         case .remove:
+            removedPaths.insert(event.syspath)
             guard let s = selection, event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
+            let gone = event.syspath == s.accel.path ? s.accel : (s.gyro ?? s.accel)
             closeReaders()
             selection = nil
-            log("<4>\(s.accel.name) (\(s.accel.id)) removed; waiting for a sensor to be plugged in")
-            setStatus(.absent, "\(s.accel.name) (\(s.accel.id)) removed")
+            log("<4>\(gone.name) (\(gone.id)) removed")
+            // What is left may still be a usable sensor (an accelerometer whose gyroscope went).
+            do {
+                try open()
+            } catch {
+                log("<3>\(error)")
+                setStatus(.absent, "\(gone.name) (\(gone.id)) removed")
+            }
             syncEpoll()
         case .add:
-            guard accelReader == nil, event.sysname.hasPrefix("iio:device") else { return }
+            removedPaths.remove(event.syspath)
+            guard event.sysname.hasPrefix("iio:device") else { return }
+            // Absent, or reading an accelerometer alone while a gyroscope may have come back.
+            guard accelReader == nil || (selection?.gyro == nil && selection?.accel.kind == .accel) else { return }
             do {
                 try open()
             } catch {
