@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Gyro + accelerometer quaternion attitude filter with gyro-bias tracking and acceleration
 /// rejection: the default tilt estimator.
 ///

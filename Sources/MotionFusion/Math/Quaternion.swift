@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A unit quaternion `w + xi + yj + zk` (Hamilton convention) used as an attitude: it rotates
 /// sensor-frame vectors into the earth frame (z up), `v_earth = q ⊗ v_sensor ⊗ q*`, the
 /// convention of the BROAD dataset and of x-io Fusion.
