@@ -6,31 +6,10 @@ import MotionFusion
 import Testing
 @testable import IIOSensors
 
-/// Pure parts of IIOSensors: mount matrix parsing, calibration maths, rate choice, JSON.
-struct MountMatrixParsingTests {
-    @Test func parsesKernelFormat() {
-        let m = SensorMountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
-        #expect(m?.rows == [[0, 1, 0], [-1, 0, 0], [0, 0, 1]])
-        #expect(SensorMountMatrix(parsing: " 1,0,0 ;0,1,0; 0,0,1\n") == .identity)
-    }
-
-    @Test func rejectsAllZeroRowAndMalformedText() {
-        #expect(SensorMountMatrix(parsing: "1, 0, 0; 0, 0, 0; 0, 0, 1") == nil)
-        #expect(SensorMountMatrix(parsing: "1, 0; 0, 1") == nil)
-        #expect(SensorMountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, x") == nil)
-        // A decimal comma is not a number here, whatever the locale.
-        #expect(SensorMountMatrix(parsing: "0,5, 0, 0; 0, 1, 0; 0, 0, 1") == nil)
-        #expect(SensorMountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, nan") == nil)
-    }
-
-    @Test func determinantOfReflectionIsMinusOne() {
-        #expect(SensorMountMatrix(parsing: "-1, 0, 0; 0, 1, 0; 0, 0, 1")?.determinant == -1)
-        #expect(SensorMountMatrix.identity.determinant == 1)
-    }
-}
-
+/// Pure parts of IIOSensors: calibration maths, rate choice, selection, JSON. (Mount-matrix
+/// parsing is MotionFusion's `MountMatrix`, tested there; its precedence is tested end to end.)
 struct SampleTransformTests {
-    let reflection = SensorMountMatrix(rows: [[-1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    let reflection = MountMatrix(rows: (Vector3(-1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)))
 
     @Test func accelIsScaledMountedAndNegated() {
         let t = SampleTransform(

@@ -195,7 +195,7 @@ public final class IIOSensorSource: SensorSource {
         }
         let gyroInfo = s.gyro ?? (s.accel.hasGyro ? s.accel : nil)
         // Gyro frame: its own matrix when it has one, else the accelerometer's (DESIGN §3).
-        let gyroMatrix: SensorMountMatrix
+        let gyroMatrix: MountMatrix
         if let g = s.gyro, g.mountMatrixSource != .identity {
             gyroMatrix = g.mountMatrix
         } else {
