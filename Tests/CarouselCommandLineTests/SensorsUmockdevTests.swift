@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarouselTestSupport
+import MotionFusion
 import Testing
 
 /// `carouselctl sensors` and `record` against real libiio and libudev in umockdev testbeds
@@ -142,6 +143,12 @@ import Testing
         try bed.stream(accel, to: "/dev/iio:device0")
         let first = try Mock.nextRow(p)
         let second = try Mock.nextRow(p)
+        // The helper for other suites inverts the fixture's pipeline: a tilted device in, the same
+        // specific force out (to within one count, 0.0098 m/s²).
+        try bed.stream(UmockdevScan.hidAccel3D(specificForce: Vector3(-3, 1.5, 9), timestampNanoseconds: 5_020_000_000),
+                       to: "/dev/iio:device0")
+        let third = try Mock.nextRow(p)
+        #expect(close(third.1, [-3, 1.5, 9], 0.005))
         // current_timestamp_clock was switched to monotonic, so timestamps pass unchanged.
         #expect(first.0 == 5_000_000_000)
         #expect(second.0 == 5_010_000_000)

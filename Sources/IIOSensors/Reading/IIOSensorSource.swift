@@ -253,18 +253,7 @@ public final class IIOSensorSource: SensorSource {
         case .remove:
             removedPaths.insert(event.syspath)
             guard let s = selection, event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
-            let gone = event.syspath == s.accel.path ? s.accel : (s.gyro ?? s.accel)
-            closeReaders()
-            selection = nil
-            log("<4>\(gone.name) (\(gone.id)) removed")
-            // What is left may still be a usable sensor (an accelerometer whose gyroscope went).
-            do {
-                try open()
-            } catch {
-                log("<3>\(error)")
-                setStatus(.absent, "\(gone.name) (\(gone.id)) removed")
-            }
-            syncEpoll()
+            lost(event.syspath == s.accel.path ? s.accel : (s.gyro ?? s.accel))
         case .add:
             removedPaths.remove(event.syspath)
             guard event.sysname.hasPrefix("iio:device") else { return }
@@ -280,6 +269,22 @@ public final class IIOSensorSource: SensorSource {
         case .change:
             return
         }
+    }
+
+    /// A device being read went away: stop, then carry on with what is left (an accelerometer
+    /// whose gyroscope went) or wait as `absent`.
+    private func lost(_ gone: SensorInfo) {
+        removedPaths.insert(gone.path)
+        closeReaders()
+        selection = nil
+        log("<4>\(gone.name) (\(gone.id)) removed")
+        do {
+            try open()
+        } catch {
+            log("<3>\(error)")
+            setStatus(.absent, "\(gone.name) (\(gone.id)) removed")
+        }
+        syncEpoll()
     }
 
     private func armWatchdog() {
@@ -327,11 +332,7 @@ public final class IIOSensorSource: SensorSource {
     private func readFailed(_ reader: IIODeviceReader, _ error: SensorError) throws(SensorError) {
         let who = "\(reader.info.name) (\(reader.info.id))"
         if let sysfs = reader.attributes as? SysfsAttributes, !sysfs.exists {
-            closeReaders()
-            selection = nil
-            log("<4>\(who) removed; waiting for a sensor to be plugged in")
-            setStatus(.absent, "\(who) removed")
-            syncEpoll()
+            lost(reader.info)
             return
         }
         if reader.mode == .buffered {
