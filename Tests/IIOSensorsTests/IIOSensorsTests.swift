@@ -123,6 +123,52 @@ struct SensorSelectionTests {
         unlink(path)
     }
 
+    func writeRecording(_ rows: [String]) -> String {
+        let path = "/tmp/carousel-replay-rt-\(getpid())-\(rows.count).csv"
+        let text = (["timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"] + rows).joined(separator: "\n") + "\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        return path
+    }
+
+    @Test func realTimePacingWithSpeedFactor() throws {
+        // 100 ms apart as recorded; at speed 10 they come due 10 ms apart.
+        let path = writeRecording(["0,0,0,9.8,,,", "100000000,0,0,9.7,,,", "200000000,0,0,9.6,,,"])
+        defer { unlink(path) }
+        let replay = try ReplaySource(path: path, speed: 10)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 1)  // only the first is due at start
+        let fd = try #require(replay.pollDescriptor)
+        while out.count < 3 {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&p, 1, 2000) == 1, "the replay timerfd never fired")
+            try replay.readAvailable(into: &out)
+        }
+        #expect(out.map(\.accel.z) == [9.8, 9.7, 9.6])
+        #expect(out[1].timestampNanoseconds - out[0].timestampNanoseconds == 10_000_000)
+        #expect(out[2].timestampNanoseconds - out[0].timestampNanoseconds == 20_000_000)
+        #expect(replay.sampleRateHz == 100)
+        #expect(replay.finished)
+    }
+
+    @Test func loopKeepsTimeIncreasing() throws {
+        let path = writeRecording(["1000,1,0,0,,,", "11000,2,0,0,,,"])
+        defer { unlink(path) }
+        let replay = try ReplaySource(path: path, loop: true, asFastAsPossible: true)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        try replay.readAvailable(into: &out)
+        #expect(out.map(\.accel.x) == [1, 2, 1, 2])
+        // One median interval (10 µs) after the last sample, the next pass starts.
+        let t = out.map { $0.timestampNanoseconds - out[0].timestampNanoseconds }
+        #expect(t == [0, 10_000, 20_000, 30_000])
+        #expect(!replay.finished)
+    }
+
     @Test func badRecordingNamesFileAndLine() {
         let path = "/tmp/carousel-replay-bad-\(getpid()).csv"
         let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n1,0,0,9.8,,,\n2,zz,0,9.8,,,\n"
