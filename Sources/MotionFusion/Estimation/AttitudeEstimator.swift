@@ -82,7 +82,10 @@ public struct AttitudeEstimator: Sendable {
         let t0 = firstTimestamp ?? sample.timestampNanoseconds
         firstTimestamp = t0
         let time = Double(sample.timestampNanoseconds &- t0) * 1e-9
-        guard sample.accel.isFinite else { return nil }
+        // Zero or non-finite raw acceleration: "no data", checked before the low-pass so that
+        // such a sample neither reaches the filter state nor yields a smoothed estimate.
+        let rawNorm = sample.accel.length
+        guard rawNorm > 0, rawNorm.isFinite else { return nil }
 
         var accel = sample.accel
         if lowpass != nil {
