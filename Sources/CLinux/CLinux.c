@@ -1,3 +1,4 @@
+#define _GNU_SOURCE 1  // struct ucred
 #include "CLinux.h"
 #include <pthread.h>
 #include <stddef.h>

@@ -3,9 +3,9 @@
 #ifndef CLINUX_H
 #define CLINUX_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+// No _GNU_SOURCE here: the header is parsed into a Clang module next to SwiftGlibc, and a
+// different feature-macro state makes the two disagree on struct layouts such as fd_set
+// ("'__fds_bits' is not present in definition of 'fd_set'"). CLinux.c defines it for itself.
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
