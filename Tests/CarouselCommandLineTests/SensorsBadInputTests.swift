@@ -65,6 +65,82 @@ import Testing
         #expect(result.standardOutput == Self.header + "\n")
     }
 
+    @Test func absurdAttributesAreWarningsInSensorsJSON() throws {
+        let bed = try Self.polled([
+            "A: name=we\\\\ird\\n", "A: label=accel \"display\" ☃\\tx\\n",
+            "A: in_accel_x_raw=1\\n", "A: in_accel_y_raw=2\\n", "A: in_accel_z_raw=3\\n",
+            "A: in_accel_scale=0x10\\n",                       // hex: not what a kernel writes
+            "A: in_accel_x_offset=nan\\n",
+            "A: sampling_frequency=1e300\\n",
+            "A: sampling_frequency_available=0 12.5 1e300\\n",
+            "A: in_accel_mount_matrix=1, 1, 0; 1, 1, 0; 0, 0, 1\\n", // singular
+        ])
+        let result = try Mock.run(["sensors", "--json"], bed)
+        #expect(result.status == 0)
+        let s = try #require(try Mock.json(result.standardOutput).first)
+        #expect(s["name"] as? String == "we\\ird")
+        #expect(s["label"] as? String == "accel \"display\" ☃\tx")
+        let channels = s["channels"] as? [[String: Any]] ?? []
+        #expect(channels.map { $0["scale"] as? Double } == [1, 1, 1])
+        #expect(channels.map { $0["offset"] as? Double } == [0, 0, 0])
+        #expect(s["sampling_frequency_hz"] is NSNull)
+        #expect(s["sampling_frequency_available_hz"] as? [Double] == [12.5])
+        #expect(s["mount_matrix_source"] as? String == "identity")
+        let warnings = s["warnings"] as? [String] ?? []
+        #expect(warnings.filter { $0 == "in_accel_scale: bad value '0x10', ignored" }.count == 1)
+        #expect(warnings.contains("in_accel_x_offset: bad value 'nan', ignored"))
+        #expect(warnings.contains("sampling_frequency: '1e300' is not a rate in Hz; ignored"))
+        #expect(warnings.contains("sampling_frequency_available: rates outside 0 < f ≤ 1 MHz in '0 12.5 1e300' ignored"))
+        #expect(warnings.contains { $0.hasPrefix("in_accel_mount_matrix: mount matrix '1, 1, 0; 1, 1, 0; 0, 0, 1' is singular") })
+
+        // The text form carries the same warnings, one per line.
+        let text = try Mock.run(["sensors"], bed)
+        #expect(text.standardOutput.contains("  warning: in_accel_scale: bad value '0x10', ignored\n"))
+    }
+
+    @Test func scanElementsThatCannotBeDecodedMeanPolling() throws {
+        let cases: [(UmockdevTestbed, String)] = [
+            // libiio 0.24 would let iio_channel_convert write past the 2-byte sample.
+            (try Self.bmc150(replace: ["A: scan_elements/in_accel_x_type=": "A: scan_elements/in_accel_x_type=le:s99/16>>4\\n"]),
+             "scan_elements/in_accel_x_type 'le:s99/16>>4': 99 value bits do not fit in 16"),
+            (try Self.bmc150(replace: ["A: scan_elements/in_accel_y_type=": "A: scan_elements/in_accel_y_type=le:s12/16>>40\\n"]),
+             "scan_elements/in_accel_y_type 'le:s12/16>>40': shift 40 + 12 bits exceed 16"),
+            (try Self.bmc150(replace: ["A: scan_elements/in_accel_x_type=": "A: scan_elements/in_accel_x_type=xx\\n"]),
+             "scan_elements/in_accel_x_type 'xx': storage size 0 bits is not 8, 16, 32 or 64"),
+            (try Self.bmc150(drop: ["A: scan_elements/in_accel_z_type="]),
+             "scan_elements/in_accel_z_type missing or unreadable"),
+            // Two axes on one index would both be read from the same bytes.
+            (try Self.bmc150(replace: ["A: scan_elements/in_accel_y_index=": "A: scan_elements/in_accel_y_index=0\\n"]),
+             "share index 0"),
+            (try Self.bmc150(drop: ["A: scan_elements/in_accel_z"]),
+             "accel_z is not a scan element"),
+        ]
+        for (bed, expected) in cases {
+            let s = try #require(try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput).first)
+            #expect(s["buffered"] as? Bool == false, "\(expected)")
+            let warnings = s["warnings"] as? [String] ?? []
+            #expect(warnings.contains { $0.contains(expected) && $0.hasSuffix("buffered mode disabled, values are polled") },
+                    "\(warnings)")
+        }
+        // Recording still works, polled: in_accel_*_raw (−16, 32, 1024) · 0.009582 → M = diag(1, −1, −1)
+        // → (−0.153312, −0.306624, −9.811968) → negated.
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "20"], testbed: cases[0].0)
+        try p.waitForStandardError(containing: "in polled mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let row = try Mock.nextRow(p)
+        #expect(close(row.1, [0.153312, 0.306624, 9.811968]))
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
+    @Test func twoAxisDeviceIsNotedNotListed() throws {
+        let bed = try Self.bmc150(drop: ["A: in_accel_z_raw", "A: scan_elements/in_accel_z"])
+        let result = try Mock.run(["sensors", "--json"], bed)
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "[]\n")
+        #expect(result.standardError.contains("bmc150_accel (iio:device0): no accel_z channel; not a 3-axis sensor, skipped"))
+    }
+
     @Test func unknownSensorIsUnavailable() throws {
         let bed = try Mock.testbed("scale-variants")
         let result = try Mock.run(["record", "--output", "-", "--sensor", "nothing \"here\"", "--duration", "1"], bed)

@@ -60,6 +60,16 @@ struct SysfsTextTests {
         #expect(printable("accel \"display\" ☃") == "accel \"display\" ☃")
     }
 
+    @Test func singularMountMatrixIsRefused() throws {
+        let twoEqualRows = try MountMatrix(parsing: "1, 1, 0; 1, 1, 0; 0, 0, 1")
+        #expect(SensorDiscovery.singular(twoEqualRows)?.contains("singular") == true)
+        #expect(SensorDiscovery.singular(try MountMatrix(parsing: "0, 1, 0; 1, 0, 0; 0, 0, -1")) == nil)
+    }
+
+    @Test func warningsAreListedOnce() {
+        #expect(["a", "b", "a", "c", "b"].uniqued() == ["a", "b", "c"])
+    }
+
     @Test func ioErrorsSpellOutErrno() {
         let e = SensorError.io(device: "/x/y.csv.partial-1", what: "open", errno: ENOENT)
         #expect(e.description == "/x/y.csv.partial-1: open failed (errno 2: No such file or directory)")

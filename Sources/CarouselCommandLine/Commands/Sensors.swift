@@ -23,6 +23,7 @@ enum SensorsCommand {
             } catch {
                 throw CommandError(.unavailable, "sensors: \(error)")
             }
+            for note in inventory.notes { io.err("carouselctl: sensors: \(note)\n") }
             if args.has("--json") {
                 io.out(SensorInfo.jsonArray(inventory.sensors) + "\n")
             } else {
