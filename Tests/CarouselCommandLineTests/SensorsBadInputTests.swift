@@ -141,6 +141,18 @@ import Testing
         #expect(result.standardError.contains("bmc150_accel (iio:device0): no accel_z channel; not a 3-axis sensor, skipped"))
     }
 
+    @Test func outputIntoADirectoryFailsBeforeRecording() throws {
+        let bed = try Mock.testbed("scale-variants")
+        let dir = "/tmp/carousel-outdir-\(getpid())"
+        mkdir(dir, 0o755)
+        defer { rmdir(dir) }
+        // --duration 60: an error only at the final rename would take a minute.
+        let result = try Mock.run(["record", "--output", dir, "--duration", "60"], bed, timeout: 15)
+        #expect(result.status == 74)
+        #expect(result.standardError.contains("\(dir): open failed (errno 21: Is a directory)"))
+        #expect(!Mock.files(in: "/tmp").contains { $0.hasPrefix("carousel-outdir-\(getpid()).partial") })
+    }
+
     @Test func unknownSensorIsUnavailable() throws {
         let bed = try Mock.testbed("scale-variants")
         let result = try Mock.run(["record", "--output", "-", "--sensor", "nothing \"here\"", "--duration", "1"], bed)
