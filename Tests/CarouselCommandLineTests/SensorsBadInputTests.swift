@@ -160,4 +160,23 @@ import Testing
         #expect(result.standardError.contains("no sensor matches 'nothing \"here\"'"))
     }
 
+    @Test func descriptorsStayFlatAcrossHotplugCycles() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        let accelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1", "--hotplug"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        func descriptors() -> Int { Mock.files(in: "/proc/\(p.pid)/fd").count }
+        let before = descriptors()
+        try #require(before > 3)
+        for cycle in 1...3 {
+            bed.unplug(device: accelPath)
+            try p.waitForStandardError(containing: "sensor status: absent", occurrences: cycle, timeoutSeconds: 20)
+            try bed.plug(description: Mock.block("hid-sensor-hub", endingWith: "/iio:device0"))
+            try p.waitForStandardError(containing: "sensor status: ok", occurrences: cycle, timeoutSeconds: 20)
+        }
+        // Buffers, timerfds, the udev monitor and libiio contexts of three open/close cycles: all released.
+        #expect(descriptors() == before)
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
 }
