@@ -189,6 +189,32 @@ import Testing
         #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
     }
 
+    @Test func bufferTimestampsWithoutClockAttributeAreConvertedFromRealtime() throws {
+        // Kernels before 4.10 have no current_timestamp_clock and stamp with CLOCK_REALTIME;
+        // taking those stamps as monotonic would mix clocks (DESIGN §3).
+        let bed = try UmockdevTestbed()
+        let text = readTextFile(TestPaths.fixture("umockdev/bmc150-accel.umockdev")) ?? ""
+        try bed.add(description: text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("A: current_timestamp_clock") }.joined(separator: "\n"))
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        func now(_ id: clockid_t) -> Int64 {
+            var ts = timespec()
+            clock_gettime(id, &ts)
+            return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        }
+        // A sample stamped "now" on CLOCK_REALTIME must come out as "now" on CLOCK_MONOTONIC.
+        let scan = Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(100), bytes: 2)
+            + [0, 0] + Scan.le(now(CLOCK_REALTIME), bytes: 8)
+        let monotonicAtSend = now(CLOCK_MONOTONIC)
+        try bed.stream(scan, to: "/dev/iio:device0")
+        let row = try Mock.nextRow(p)
+        #expect(abs(row.0 - monotonicAtSend) < 1_000_000_000, "\(row.0) vs monotonic \(monotonicAtSend)")
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
     @Test func bufferedBigEndian12BitIn16() throws {
         let bed = try Mock.testbed("mma8452")
         let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)

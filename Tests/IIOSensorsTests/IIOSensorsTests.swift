@@ -203,3 +203,32 @@ struct BufferFailureMessageTests {
         #expect(other.contains("buffer unavailable") && other.contains("errno 2"))
     }
 }
+
+struct TimestampClockTests {
+    func now(_ id: clockid_t) -> Int64 {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    @Test func kernelClockNames() {
+        // No attribute: a kernel before 4.10, which stamps with CLOCK_REALTIME.
+        #expect(TimestampClock(attribute: nil) == .posix(CLOCK_REALTIME))
+        #expect(TimestampClock(attribute: "monotonic\n")?.isMonotonic == true)
+        #expect(TimestampClock(attribute: "realtime\n") == .posix(CLOCK_REALTIME))
+        #expect(TimestampClock(attribute: "boottime\n") == .posix(CLOCK_BOOTTIME))
+        #expect(TimestampClock(attribute: "tai") == .posix(CLOCK_TAI))
+        #expect(TimestampClock(attribute: "monotonic_raw") == .posix(CLOCK_MONOTONIC_RAW))
+        #expect(TimestampClock(attribute: "sundial\n") == nil)
+        #expect(TimestampClock(attribute: "") == nil)
+    }
+
+    @Test func offsetsBringStampsOntoMonotonic() {
+        #expect(TimestampClock.posix(CLOCK_MONOTONIC).offsetToMonotonic() == 0)
+        // realtime − monotonic, measured independently; the two reads are microseconds apart.
+        let expected = now(CLOCK_REALTIME) - now(CLOCK_MONOTONIC)
+        #expect(abs(TimestampClock.posix(CLOCK_REALTIME).offsetToMonotonic() - expected) < 50_000_000)
+        let boot = now(CLOCK_BOOTTIME) - now(CLOCK_MONOTONIC)
+        #expect(abs(TimestampClock.posix(CLOCK_BOOTTIME).offsetToMonotonic() - boot) < 50_000_000)
+    }
+}

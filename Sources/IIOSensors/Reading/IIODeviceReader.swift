@@ -30,15 +30,15 @@ final class IIODeviceReader {
     private let log: (String) -> Void
     private let accelChannels: [IIOChannel]
     private let gyroChannels: [IIOChannel]
-    private let timestampChannel: IIOChannel?
+    private var timestampChannel: IIOChannel?
     private(set) var mode: ReadMode = .polled
     private var buffer: IIOBuffer?
     private var timerFD: Int32 = -1
     /// The rate the device runs at, Hz (read back), or the requested one when it has none.
     private(set) var rateHz: Double
-    /// Whether buffer timestamps stay on CLOCK_REALTIME (`current_timestamp_clock` could not be
-    /// switched), so each refill converts them with the current realtime − monotonic offset.
-    private var realtimeClock = false
+    /// The clock of the buffer's `timestamp` channel after trying to switch it to monotonic;
+    /// each refill converts stamps with its offset to CLOCK_MONOTONIC.
+    private var timestampClock: TimestampClock = .posix(CLOCK_MONOTONIC)
     /// Samples dropped so far (unparsable `*_raw`, undecodable scan, non-finite result).
     private(set) var skippedSamples = 0
 
@@ -100,14 +100,18 @@ final class IIODeviceReader {
     /// - Throws: `SensorError.io` (e.g. `EBUSY` when another process holds the buffer).
     func startBuffered() throws(SensorError) {
         stop()
-        // Timestamps on CLOCK_MONOTONIC when the device lets us choose (DESIGN §3).
-        if let clock = attributes.read("current_timestamp_clock") {
-            if clock.trimmingCharacters(in: " \n") != "monotonic" {
-                try? attributes.write("current_timestamp_clock", "monotonic\n")
-            }
-            realtimeClock = (attributes.read("current_timestamp_clock") ?? "").trimmingCharacters(in: " \n") == "realtime"
-        } else {
-            realtimeClock = false
+        // Timestamps on CLOCK_MONOTONIC when the device lets us choose (DESIGN §3); otherwise
+        // converted from whatever clock it keeps. A clock we cannot name is not used at all:
+        // read times instead, rather than stamps on an unknown clock.
+        if let text = attributes.read("current_timestamp_clock"), TimestampClock(attribute: text)?.isMonotonic != true {
+            try? attributes.write("current_timestamp_clock", "monotonic\n")
+        }
+        let clockText = attributes.read("current_timestamp_clock")
+        if let clock = TimestampClock(attribute: clockText) {
+            timestampClock = clock
+        } else if timestampChannel != nil {
+            log("<4>\(who): current_timestamp_clock '\(printable(clockText ?? ""))' is not a known clock; using read times instead of buffer timestamps")
+            timestampChannel = nil
         }
         // A trigger-driven device needs a trigger before its buffer can be enabled.
         if let current = attributes.read("trigger/current_trigger"),
@@ -171,7 +175,7 @@ final class IIODeviceReader {
             let bytes = try buffer.refill()
             if bytes == 0 { break }
             let now = clinux_monotonic_ns()
-            let realtimeOffset = realtimeClock ? clinux_realtime_ns() - now : 0
+            let clockOffset = timestampClock.offsetToMonotonic()
             var batch: [IIOReading] = []
             buffer.forEachScan { scan in
                 var reading = IIOReading(timestampNanoseconds: 0)
@@ -193,7 +197,7 @@ final class IIODeviceReader {
                 }
                 if let ts = timestampChannel {
                     guard let t = buffer.value(of: ts, inScan: scan),
-                          case let (converted, overflow) = t.subtractingReportingOverflow(realtimeOffset), !overflow else {
+                          case let (converted, overflow) = t.subtractingReportingOverflow(clockOffset), !overflow else {
                         return skip("timestamp out of range")
                     }
                     reading.timestampNanoseconds = converted
