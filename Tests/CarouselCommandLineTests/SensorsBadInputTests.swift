@@ -53,6 +53,22 @@ import Testing
         #expect(!result.standardOutput.contains("nan") && !result.standardOutput.contains("inf"))
     }
 
+    @Test func polledDeviceWithOnlyBadValuesGoesStaleThenRecovers() throws {
+        // Every read skipped is no sample at all: after 5 periods (100 ms at 50 Hz) the status
+        // says stale, and the first good value brings it back to ok.
+        let bed = try Self.polled(["A: name=t\\n", "A: in_accel_x_raw=abc\\n", "A: in_accel_y_raw=0\\n",
+                                   "A: in_accel_z_raw=0\\n", "A: in_accel_scale=0.5\\n"])
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--mode", "polled", "--rate", "50"], testbed: bed)
+        try p.waitForStandardError(containing: "sensor status: stale (no valid sample for", timeoutSeconds: 20)
+        bed.setAttribute(device: Self.polledPath, "in_accel_x_raw", "3\n")
+        try p.waitForStandardError(containing: "sensor status: ok", timeoutSeconds: 20)
+        // (3 · 0.5, 0, 0), identity, negated.
+        let row = try Mock.row(try p.waitForLine(timeoutSeconds: 20) { Mock.row($0) != nil })
+        #expect(close(try #require(row).1, [-1.5, 0, 0]))
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
     @Test func overflowingScaleSkipsSamplesInsteadOfWritingInfinity() throws {
         // 2147483647 · 1e300 is not a Double: no row, a warning, a clean exit.
         let bed = try Self.polled(["A: name=t\\n", "A: in_accel_x_raw=2147483647\\n", "A: in_accel_y_raw=0\\n",
