@@ -129,7 +129,13 @@ final class IIODeviceReader {
         for channel in accelChannels + gyroChannels where channel.isScanElement { channel.enable() }
         timestampChannel?.enable()
         let samples = max(2, min(64, Int((min(rateHz, 640) / 10).rounded(.up))))
-        buffer = try IIOBuffer(device: device, samples: samples)
+        let created = try IIOBuffer(device: device, samples: samples)
+        // Remote (ip:) contexts have no pollable buffer fd in libiio 0.24 (-ENOSYS) and their
+        // refill blocks: such a buffer cannot live in a non-blocking event loop, so poll instead.
+        guard created.pollDescriptor >= 0 else {
+            throw SensorError.io(device: who, what: "iio_buffer_get_poll_fd", errno: -created.pollDescriptor)
+        }
+        buffer = created
         mode = .buffered
     }
 
