@@ -1,4 +1,8 @@
-import CarouselCommandLine
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import CarouselCommandLine
+import IIOSensors
 import CarouselProtocol
 import Testing
 
@@ -36,5 +40,14 @@ struct SensorsCommandTests {
         let (s2, c2) = run(["record", "--help"])
         #expect(s2 == .ok)
         #expect(c2.out.contains("--output FILE") && c2.out.contains("--duration SECONDS") && c2.out.contains("--sensor NAME"))
+    }
+
+    @Test func outputErrorsMapToExitCodes() {
+        // INTERFACES §5: permission denied 77, other I/O 74.
+        for code in [EACCES, EPERM, EROFS] {
+            #expect(RecordSession.exitStatus(for: .io(device: "/x.csv", what: "open", errno: code)) == .noPermission)
+        }
+        #expect(RecordSession.exitStatus(for: .io(device: "/x.csv", what: "open", errno: ENOSPC)) == .ioError)
+        #expect(RecordSession.exitStatus(for: .io(device: "/x.csv", what: "open", errno: EISDIR)) == .ioError)
     }
 }
