@@ -9,9 +9,8 @@ import Testing
 /// paths through umockdev testbeds: a clear warning or error, the right exit code, a skipped
 /// sample rather than a crash, and never a made-up number.
 @Suite(.serialized) struct SensorsBadInputTests {
-    static let header = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"
+    static let header = Mock.header
     static let polledPath = "/devices/platform/i2c-2/2-000e/iio:device0"
-    static let bmc150Path = "/devices/pci0000:00/0000:00:16.1/i2c_designware.1/i2c-1/i2c-BSBA0150:00/iio:device0"
 
     /// A polled accelerometer at `polledPath` with the given extra attribute lines.
     static func polled(_ lines: [String]) throws -> UmockdevTestbed {
@@ -22,16 +21,8 @@ import Testing
         return bed
     }
 
-    /// The BMC150 fixture with lines edited: `drop` removes lines with that prefix, `replace`
-    /// swaps whole lines.
     static func bmc150(drop: [String] = [], replace: [String: String] = [:]) throws -> UmockdevTestbed {
-        let text = readTextFile(TestPaths.fixture("umockdev/bmc150-accel.umockdev")) ?? ""
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            .filter { line in !drop.contains { line.hasPrefix($0) } }
-            .map { line in replace.first { line.hasPrefix($0.key) }?.value ?? line }
-        let bed = try UmockdevTestbed()
-        try bed.add(description: lines.joined(separator: "\n"))
-        return bed
+        try Mock.testbed("bmc150-accel", drop: drop, replace: replace)
     }
 
     @Test func rawValuesThatAreNotIntegersAreSkippedNotFatal() throws {
@@ -47,8 +38,7 @@ import Testing
         // (100, −2147483648, −1000) · 0.01 = (1, −21474836.48, −10), identity, negated.
         let row = try Mock.nextRow(p)
         #expect(close(row.1, [-1, 21_474_836.48, 10], 1e-6))
-        p.signal(SIGTERM)
-        let result = try p.waitForExit(timeoutSeconds: 20)
+        let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(!result.standardOutput.contains("nan") && !result.standardOutput.contains("inf"))
     }
@@ -65,8 +55,7 @@ import Testing
         // (3 · 0.5, 0, 0), identity, negated.
         let row = try Mock.row(try p.waitForLine(timeoutSeconds: 20) { Mock.row($0) != nil })
         #expect(close(try #require(row).1, [-1.5, 0, 0]))
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
     }
 
     @Test func overflowingScaleSkipsSamplesInsteadOfWritingInfinity() throws {
@@ -75,8 +64,7 @@ import Testing
                                    "A: in_accel_z_raw=0\\n", "A: in_accel_scale=1e300\\n"])
         let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "50"], testbed: bed)
         try p.waitForStandardError(containing: "sample skipped: (raw + offset) · scale is not finite", timeoutSeconds: 20)
-        p.signal(SIGTERM)
-        let result = try p.waitForExit(timeoutSeconds: 20)
+        let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(result.standardOutput == Self.header + "\n")
     }
@@ -145,8 +133,7 @@ import Testing
         #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
         let row = try Mock.nextRow(p)
         #expect(close(row.1, [0.153312, 0.306624, 9.811968]))
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
     }
 
     @Test func twoAxisDeviceIsNotedNotListed() throws {
@@ -178,7 +165,7 @@ import Testing
 
     @Test func descriptorsStayFlatAcrossHotplugCycles() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
-        let accelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"
+        let accelPath = Mock.hidAccelPath
         let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1", "--hotplug"], testbed: bed)
         try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
         func descriptors() -> Int { Mock.files(in: "/proc/\(p.pid)/fd").count }
@@ -192,7 +179,6 @@ import Testing
         }
         // Buffers, timerfds, the udev monitor and libiio contexts of three open/close cycles: all released.
         #expect(descriptors() == before)
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
     }
 }
