@@ -58,7 +58,7 @@ import Testing
         #expect(channels.map { $0["name"] as? String } ==
                 ["anglvel_x", "anglvel_y", "anglvel_z", "accel_x", "accel_y", "accel_z", "timestamp"])
         #expect(channels.map { $0["index"] as? Int } == [0, 1, 2, 3, 4, 5, 6])
-        // udev's matrix has an all-zero row: skipped, the sysfs mount_matrix wins.
+        // udev's matrix has an all-zero row: skipped, the sysfs in_mount_matrix wins.
         #expect(imu["mount_matrix_source"] as? String == "sysfs")
         #expect(imu["mount_matrix"] as? [[Double]] == [[0, -1, 0], [1, 0, 0], [0, 0, 1]])
         let warnings = imu["warnings"] as? [String] ?? []

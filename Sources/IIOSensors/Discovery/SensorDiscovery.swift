@@ -140,7 +140,7 @@ public enum SensorDiscovery {
         let primaryType = hasAccel ? "accel" : "anglvel"
         let (matrix, source, matrixWarnings) = mountMatrix(
             property: hasAccel ? "ACCEL_MOUNT_MATRIX" : "GYRO_MOUNT_MATRIX",
-            files: ["in_\(primaryType)_mount_matrix", "mount_matrix"], udev: udev, attributes: attributes)
+            files: ["in_\(primaryType)_mount_matrix", "in_mount_matrix", "mount_matrix"], udev: udev, attributes: attributes)
         warnings += matrixWarnings
         var gyroMatrix: MountMatrix?
         if hasAccel && hasGyro {
