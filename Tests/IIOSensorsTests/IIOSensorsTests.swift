@@ -254,6 +254,12 @@ struct AttributePrecedenceTests {
         #expect(z.0 == 0.25 && z.2 == ["in_accel_z_scale: bad value '0x10', ignored"])
     }
 
+    @Test func zeroScaleIsKeptButSaysSo() {
+        let c = SensorDiscovery.calibration(of: "anglvel_y", attributes: Files(files: ["in_anglvel_scale": "0.000\n"]))
+        #expect(c.0 == 0)
+        #expect(c.2 == ["in_anglvel_scale is 0: every anglvel value reads 0"])
+    }
+
     @Test func mountMatrixByTypeThenDirectionThenAll() {
         let files = ["in_accel_mount_matrix", "in_mount_matrix", "mount_matrix"]
         let rows = ["in_accel_mount_matrix": "0, 1, 0; 1, 0, 0; 0, 0, 1\n",
