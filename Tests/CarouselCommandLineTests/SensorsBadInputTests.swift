@@ -163,6 +163,29 @@ import Testing
         #expect(result.standardError.contains("no sensor matches 'nothing \"here\"'"))
     }
 
+    @Test func deviceGoneWithoutUeventIsRemovedNotStale() throws {
+        // The sysfs tree goes but no remove uevent comes (a lost netlink message): the silence
+        // check finds it gone after 5 periods (250 ms at 20 Hz) and ends the recording cleanly.
+        let bed = try Mock.testbed("hid-sensor-hub")
+        let p = try Mock.record(["--rate", "20"], bed, ready: "in buffered mode")
+        bed.remove(device: Mock.hidAccelPath)
+        let result = try p.waitForExit(timeoutSeconds: 20)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("accel_3d (iio:device0) removed"))
+        #expect(result.standardError.contains("sensor status: absent"))
+        #expect(!result.standardError.contains("re-enabling"))
+    }
+
+    @Test func polledDeviceGoneWithoutUeventIsRemoved() throws {
+        let bed = try Mock.testbed("scale-variants")
+        let p = try Mock.record(["--mode", "polled", "--rate", "50"], bed, ready: "in polled mode")
+        _ = try Mock.nextRow(p)
+        bed.remove(device: "/devices/platform/i2c-2/2-000e/iio:device0")
+        let result = try p.waitForExit(timeoutSeconds: 20)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("kxcjk1013 (iio:device0) removed"))
+    }
+
     @Test func descriptorsStayFlatAcrossHotplugCycles() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
         let accelPath = Mock.hidAccelPath

@@ -300,6 +300,11 @@ public final class IIOSensorSource: SensorSource {
         guard watchdogFD >= 0, clinux_timerfd_read(watchdogFD) > 0, let reader = accelReader else { return }
         let limit = SamplingRate.periodNanoseconds(reader.rateHz) * 5
         guard now - lastSampleNanoseconds >= limit else { return }
+        // A device whose sysfs tree is gone (its remove uevent lost, or never sent) is removed,
+        // not stale: re-enabling it would only fail.
+        for r in [reader, gyroReader].compactMap({ $0 }) {
+            if let sysfs = r.attributes as? SysfsAttributes, !sysfs.exists { return lost(r.info) }
+        }
         let who = "\(reader.info.name) (\(reader.info.id))"
         let ms = (now - lastSampleNanoseconds) / 1_000_000
         if reader.mode == .polled {
