@@ -50,4 +50,15 @@ struct SensorsCommandTests {
         #expect(RecordSession.exitStatus(for: .io(device: "/x.csv", what: "open", errno: ENOSPC)) == .ioError)
         #expect(RecordSession.exitStatus(for: .io(device: "/x.csv", what: "open", errno: EISDIR)) == .ioError)
     }
+
+    @Test func garbageURIIsAUsageError() {
+        for args in [["sensors", "--uri", "garbage"], ["record", "-o", "-", "--uri", ":"], ["sensors", "--json", "--uri", "local"]] {
+            let (status, c) = run(args)
+            #expect(status == .usage, "\(args)")
+            #expect(c.err.contains("is not a libiio URI (local:, ip:HOST"), "\(c.err)")
+        }
+        #expect(IIOContext.uriProblem("ip:192.168.1.5") == nil)
+        #expect(IIOContext.uriProblem("local:") == nil)
+        #expect(IIOContext.uriProblem("xml:/tmp/ctx.xml") == nil)
+    }
 }

@@ -17,6 +17,9 @@ enum SensorsCommand {
             OptionSpec("--uri", value: "URI", help: "libiio context URI (default local:, e.g. ip:192.168.1.5)."),
         ],
         run: { args, io in
+            if let uri = args.value("--uri"), let problem = IIOContext.uriProblem(uri) {
+                throw CommandError(.usage, "sensors: --uri: \(problem)")
+            }
             let inventory: SensorInventory
             do {
                 inventory = try SensorDiscovery.inventory(uri: args.value("--uri"))

@@ -19,6 +19,9 @@ enum RecordSession {
         let convention = try args.choice("--accel-convention", AccelConvention.allCases.map(\.rawValue))
             .flatMap(AccelConvention.init) ?? .gravity
         let hotplug = args.has("--hotplug")
+        if let uri = args.value("--uri"), let problem = IIOContext.uriProblem(uri) {
+            throw CommandError(.usage, "record: --uri: \(problem)")
+        }
 
         // Signals first, before anything could start a thread (DESIGN §8).
         let signals: [Int32] = [SIGINT, SIGTERM]

@@ -40,6 +40,17 @@ public final class IIOContext {
 
     deinit { iio_context_destroy(pointer) }
 
+    /// The URI schemes libiio 0.24 has backends for (`local:`, `ip:HOST`, `usb:…`, `serial:…`,
+    /// `xml:FILE`).
+    public static let uriSchemes = ["local:", "ip:", "usb:", "serial:", "xml:"]
+
+    /// Why `uri` cannot be a libiio URI, or nil when it can (an unknown scheme is a mistake of
+    /// whoever typed it, not an unavailable sensor: libiio only answers ENOSYS).
+    public static func uriProblem(_ uri: String) -> String? {
+        if uri.isEmpty || uriSchemes.contains(where: uri.hasPrefix) { return nil }
+        return "'\(uri)' is not a libiio URI (local:, ip:HOST, usb:BUS.DEV.IF, serial:PORT,BAUD, xml:FILE)"
+    }
+
     /// Whether this is the local backend (then sysfs and udev describe the same devices).
     public var isLocal: Bool { uri == "local:" }
 
