@@ -340,7 +340,10 @@ public final class IIOSensorSource: SensorSource {
 
     private func readFailed(_ reader: IIODeviceReader, _ error: SensorError) throws(SensorError) {
         let who = "\(reader.info.name) (\(reader.info.id))"
-        if let sysfs = reader.attributes as? SysfsAttributes, !sysfs.exists {
+        // Gone: the sysfs directory, or (while the kernel is still tearing it down) its files.
+        let goneErrno: Bool
+        if case let .io(_, _, code) = error { goneErrno = code == ENODEV || code == ENOENT || code == ENXIO } else { goneErrno = false }
+        if let sysfs = reader.attributes as? SysfsAttributes, goneErrno || !sysfs.exists {
             lost(reader.info)
             return
         }
