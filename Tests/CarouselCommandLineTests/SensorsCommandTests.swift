@@ -2,7 +2,7 @@
 import Glibc
 #endif
 @testable import CarouselCommandLine
-import IIOSensors
+@testable import IIOSensors
 import CarouselProtocol
 import Testing
 
@@ -60,5 +60,17 @@ struct SensorsCommandTests {
         #expect(IIOContext.uriProblem("ip:192.168.1.5") == nil)
         #expect(IIOContext.uriProblem("local:") == nil)
         #expect(IIOContext.uriProblem("xml:/tmp/ctx.xml") == nil)
+    }
+
+    @Test func textListingShowsControlCharactersInsteadOfSendingThem() {
+        let info = SensorInfo(id: "iio:device0", name: "evil\u{1B}[2J", label: "tab\there", path: "/sys/x", dev: "",
+                              kind: .accel, channels: [], mountMatrix: .identity, mountMatrixSource: .identity,
+                              gyroMountMatrix: nil, samplingFrequencyHz: nil, samplingFrequencyAvailableHz: [],
+                              buffered: false, triggers: [], warnings: ["bell\u{7}"], location: "", parentPath: nil,
+                              grandparentPath: nil)
+        let text = SensorListText.render([info], uri: "local:")
+        #expect(text.hasPrefix("iio:device0: evil\\x1b[2J [tab\\x09here] (accel)\n"))
+        #expect(text.contains("  warning: bell\\x07\n"))
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
 }
