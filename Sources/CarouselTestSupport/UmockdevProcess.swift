@@ -151,11 +151,15 @@ public final class UmockdevProcess {
         }
     }
 
-    /// Waits until standard error contains `text`.
+    /// Waits until standard error contains `text` (at least `occurrences` times, for events
+    /// that repeat such as a status going `absent` on every unplug).
     /// - Throws: `UmockdevError.timeout` with what stderr held.
-    public func waitForStandardError(containing text: String, timeoutSeconds: Double) throws {
+    public func waitForStandardError(containing text: String, occurrences: Int = 1, timeoutSeconds: Double) throws {
         let deadline = monotonicNanoseconds() + Int64(timeoutSeconds * 1e9)
-        while !String(decoding: stderrBuffer, as: UTF8.self).contains(text) {
+        func count() -> Int {
+            String(decoding: stderrBuffer, as: UTF8.self).split(separator: text, omittingEmptySubsequences: false).count - 1
+        }
+        while count() < occurrences {
             let left = deadline - monotonicNanoseconds()
             if left <= 0 || (stderrClosed && stdoutClosed) {
                 throw UmockdevError.timeout("stderr never said '\(text)'; it said: \(String(decoding: stderrBuffer, as: UTF8.self))")

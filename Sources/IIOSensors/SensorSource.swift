@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MotionFusion
 
 /// The health of a sensor source, as published in the protocol's `SENSOR` object (INTERFACES §2).
@@ -57,7 +60,8 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .io(device, what, errno): return "\(device): \(what) failed (errno \(errno))"
+        case let .io(device, what, errno):
+            return "\(device): \(what) failed (errno \(errno): \(String(cString: strerror(errno))))"
         case let .badValue(device, attribute, text): return "\(device): \(attribute): bad value '\(text)'"
         case let .notFound(what): return "no sensor matches '\(what)'"
         case let .removed(device): return "\(device): device removed"

@@ -3,15 +3,33 @@ import Glibc
 #endif
 import CarouselTestSupport
 import Foundation
+import Testing
 
 /// Helpers for the umockdev end-to-end tests of `carouselctl sensors` and `record`.
 enum Mock {
     static let ctl = TestPaths.product("carouselctl")
 
+    /// sysfs paths of devices in the fixtures.
+    static let hidAccelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"
+    static let hidGyroPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200076.4.auto/iio:device1"
+    static let bmc150Path = "/devices/pci0000:00/0000:00:16.1/i2c_designware.1/i2c-1/i2c-BSBA0150:00/iio:device0"
+
     /// A testbed holding the devices of `Tests/Fixtures/umockdev/NAME.umockdev`.
     static func testbed(_ fixture: String?) throws -> UmockdevTestbed {
         let bed = try UmockdevTestbed()
         if let fixture { try bed.add(file: TestPaths.fixture("umockdev/\(fixture).umockdev")) }
+        return bed
+    }
+
+    /// A testbed holding fixture `NAME` with lines edited: lines starting with a `drop` prefix
+    /// are removed, a line starting with a `replace` key becomes its value.
+    static func testbed(_ fixture: String, drop: [String] = [], replace: [String: String] = [:]) throws -> UmockdevTestbed {
+        let text = readTextFile(TestPaths.fixture("umockdev/\(fixture).umockdev")) ?? ""
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .filter { line in !drop.contains { line.hasPrefix($0) } }
+            .map { line in replace.first { line.hasPrefix($0.key) }?.value ?? line }
+        let bed = try UmockdevTestbed()
+        try bed.add(description: lines.joined(separator: "\n"))
         return bed
     }
 
@@ -25,6 +43,24 @@ enum Mock {
         let text = readTextFile(TestPaths.fixture("umockdev/\(fixture).umockdev")) ?? ""
         let blocks = text.split(separator: "\n\n").map(String.init)
         return blocks.first { b in b.split(separator: "\n").contains { $0.hasPrefix("P: ") && $0.hasSuffix(suffix) } } ?? ""
+    }
+
+    static let header = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"
+
+    /// Starts `carouselctl record --output - ARGS` under `bed`, waits until its stderr says
+    /// `ready` (e.g. "in buffered mode") and consumes the CSV header.
+    static func record(_ args: [String], _ bed: UmockdevTestbed, ready: String) throws -> UmockdevProcess {
+        let p = try UmockdevProcess(ctl, ["record", "--output", "-"] + args, testbed: bed)
+        try p.waitForStandardError(containing: ready, timeoutSeconds: 20)
+        let first = try p.readLine(timeoutSeconds: 20)
+        try #require(first == header, "first line \(first ?? "none")")
+        return p
+    }
+
+    /// Ends a recording the way an operator does (SIGTERM) and collects it.
+    static func stop(_ p: UmockdevProcess) throws -> UmockdevProcess.Result {
+        p.signal(SIGTERM)
+        return try p.waitForExit(timeoutSeconds: 20)
     }
 
     struct NoRow: Error { var line: String? }

@@ -10,7 +10,7 @@ import Testing
 /// hand: value = (raw + offset) · scale, then the mount matrix M, then negation (accel
 /// convention `gravity`); gyro = det(M) · M · value.
 @Suite(.serialized) struct SensorsUmockdevTests {
-    static let header = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"
+    static let header = Mock.header
 
     @Test func emptySystemHasNoSensors() throws {
         let bed = try Mock.testbed(nil)
@@ -58,7 +58,7 @@ import Testing
         #expect(channels.map { $0["name"] as? String } ==
                 ["anglvel_x", "anglvel_y", "anglvel_z", "accel_x", "accel_y", "accel_z", "timestamp"])
         #expect(channels.map { $0["index"] as? Int } == [0, 1, 2, 3, 4, 5, 6])
-        // udev's matrix has an all-zero row: skipped, the sysfs mount_matrix wins.
+        // udev's matrix has an all-zero row: skipped, the sysfs in_mount_matrix wins.
         #expect(imu["mount_matrix_source"] as? String == "sysfs")
         #expect(imu["mount_matrix"] as? [[Double]] == [[0, -1, 0], [1, 0, 0], [0, 0, 1]])
         let warnings = imu["warnings"] as? [String] ?? []
@@ -84,8 +84,7 @@ import Testing
         let row = try Mock.nextRow(p)
         #expect(close(row.1, [-0.15, -0.2, 10]))
         #expect(row.2 == nil)
-        p.signal(SIGTERM)
-        let result = try p.waitForExit(timeoutSeconds: 20)
+        let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(result.standardError.contains("noscale_accel (iio:device1) skipped"))
     }
@@ -127,9 +126,7 @@ import Testing
 
     @Test func bufferedHIDHubJunkHighHalfAnd32BitGyroWithTimestamps() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
-        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let p = try Mock.record(["--rate", "1"], bed, ready: "in buffered mode")
         // Gyro scan: s32 x, y, z at 0, 4, 8; timestamp at 16 (8-byte aligned); 24 bytes.
         let gyro = Scan.le(1000, bytes: 4) + Scan.le(2000, bytes: 4) + Scan.le(-3000, bytes: 4)
             + [0, 0, 0, 0] + Scan.le(4_000_000_000, bytes: 8)
@@ -161,17 +158,14 @@ import Testing
         // (0.001745, 0.00349, −0.005235) → (0.00349, −0.001745, −0.005235).
         let g = try #require(first.2)
         #expect(close(g, [0.00349, -0.001745, -0.005235], 1e-12))
-        #expect(bed.attribute(device: "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0",
+        #expect(bed.attribute(device: Mock.hidAccelPath,
                               "trigger/current_trigger")?.hasPrefix("accel_3d-dev0") == true)
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
     }
 
     @Test func bufferedLittleEndian12BitIn16() throws {
         let bed = try Mock.testbed("bmc150-accel")
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
-        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let p = try Mock.record(["--rate", "1"], bed, ready: "in buffered mode")
         let scan = Scan.le(Scan.s12(-100), bytes: 2) + Scan.le(Scan.s12(50), bytes: 2) + Scan.le(Scan.s12(1000), bytes: 2)
             + [0, 0] + Scan.le(7_000_000_000, bytes: 8)
         try bed.stream(scan, to: "/dev/iio:device0")
@@ -182,18 +176,35 @@ import Testing
         #expect(close(row.1, [0.9582, 0.4791, 9.582]))
         #expect(row.2 == nil)  // accelerometer only: empty gyro fields
         // The data-ready trigger, not the any-motion one; the lowest listed rate ≥ 1 Hz.
-        let dev = "/devices/pci0000:00/0000:00:16.1/i2c_designware.1/i2c-1/i2c-BSBA0150:00/iio:device0"
+        let dev = Mock.bmc150Path
         #expect(bed.attribute(device: dev, "trigger/current_trigger")?.hasPrefix("bmc150_accel-dev0") == true)
         #expect(bed.attribute(device: dev, "sampling_frequency") == "7.81\n")
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
+    }
+
+    @Test func bufferTimestampsWithoutClockAttributeAreConvertedFromRealtime() throws {
+        // Kernels before 4.10 have no current_timestamp_clock and stamp with CLOCK_REALTIME;
+        // taking those stamps as monotonic would mix clocks (DESIGN §3).
+        let bed = try Mock.testbed("bmc150-accel", drop: ["A: current_timestamp_clock"])
+        let p = try Mock.record(["--rate", "1"], bed, ready: "in buffered mode")
+        func now(_ id: clockid_t) -> Int64 {
+            var ts = timespec()
+            clock_gettime(id, &ts)
+            return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        }
+        // A sample stamped "now" on CLOCK_REALTIME must come out as "now" on CLOCK_MONOTONIC.
+        let scan = Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(100), bytes: 2)
+            + [0, 0] + Scan.le(now(CLOCK_REALTIME), bytes: 8)
+        let monotonicAtSend = now(CLOCK_MONOTONIC)
+        try bed.stream(scan, to: "/dev/iio:device0")
+        let row = try Mock.nextRow(p)
+        #expect(abs(row.0 - monotonicAtSend) < 1_000_000_000, "\(row.0) vs monotonic \(monotonicAtSend)")
+        #expect(try Mock.stop(p).status == 0)
     }
 
     @Test func bufferedBigEndian12BitIn16() throws {
         let bed = try Mock.testbed("mma8452")
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
-        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let p = try Mock.record(["--rate", "1"], bed, ready: "in buffered mode")
         let scan = Scan.be(Scan.s12(-2048), bytes: 2) + Scan.be(Scan.s12(2047), bytes: 2) + Scan.be(Scan.s12(-1), bytes: 2)
             + [0, 0] + Scan.le(8_000_000_000, bytes: 8)
         try bed.stream(scan, to: "/dev/iio:device0")
@@ -202,15 +213,12 @@ import Testing
         // (−2048, 2047, −1) · 0.009576 = (−19.611648, 19.602072, −0.009576); M = diag(−1, 1, −1)
         // → (19.611648, 19.602072, 0.009576); negated.
         #expect(close(row.1, [-19.611648, -19.602072, -0.009576]))
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
     }
 
     @Test func bufferedIMUWithGyroFirstInScanOrder() throws {
         let bed = try Mock.testbed("bmi160")
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
-        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let p = try Mock.record(["--rate", "1"], bed, ready: "in buffered mode")
         let scan = Scan.le(100, bytes: 2) + Scan.le(-50, bytes: 2) + Scan.le(0, bytes: 2)
             + Scan.le(1000, bytes: 2) + Scan.le(-2000, bytes: 2) + Scan.le(16000, bytes: 2)
             + [0, 0, 0, 0] + Scan.le(9_000_000_000, bytes: 8)
@@ -223,26 +231,19 @@ import Testing
         // gyro (100, −50, 0) · 0.001065 = (0.1065, −0.05325, 0) → M (det +1) → (0.05325, 0.1065, 0).
         let g = try #require(row.2)
         #expect(close(g, [0.05325, 0.1065, 0], 1e-12))
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
     }
 
     @Test func bufferThatCannotOpenFallsBackToPolling() throws {
         // The BMC150 without its /dev node: iio_device_create_buffer fails (ENOENT), as it
         // would with EBUSY when iio-sensor-proxy holds the device; the reader polls instead.
-        let bed = try UmockdevTestbed()
-        let text = readTextFile(TestPaths.fixture("umockdev/bmc150-accel.umockdev")) ?? ""
-        try bed.add(description: text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("N: ") }.joined(separator: "\n"))
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "20"], testbed: bed)
-        try p.waitForStandardError(containing: "buffer unavailable", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let bed = try Mock.testbed("bmc150-accel", drop: ["N: "])
+        let p = try Mock.record(["--rate", "20"], bed, ready: "buffer unavailable")
         // Polled in_accel_*_raw = (−16, 32, 1024) · 0.009582 = (−0.153312, 0.306624, 9.811968);
         // M = diag(1, −1, −1) → (−0.153312, −0.306624, −9.811968); negated.
         let row = try Mock.nextRow(p)
         #expect(close(row.1, [0.153312, 0.306624, 9.811968]))
-        p.signal(SIGTERM)
-        let result = try p.waitForExit(timeoutSeconds: 20)
+        let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(result.standardError.contains("errno 2"))
         #expect(result.standardError.contains("reading in polled mode"))
@@ -268,18 +269,15 @@ import Testing
         let line = try p.waitForLine(timeoutSeconds: 20) { $0.first?.isNumber == true || $0.first == "-" }
         let row = try #require(Mock.row(line))
         #expect(close(row.1, [-2.5105024, -5.0210048, -9.80665]))
-        p.signal(SIGTERM)
-        let result = try p.waitForExit(timeoutSeconds: 20)
+        let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(result.standardError.contains("sensor status: stale"))
     }
 
     @Test func hotplugRemoveAndReaddWhileStreaming() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
-        let accelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1", "--hotplug"], testbed: bed)
-        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let accelPath = Mock.hidAccelPath
+        let p = try Mock.record(["--rate", "1", "--hotplug"], bed, ready: "in buffered mode")
         func sample(_ x: Int64, _ ts: Int64) -> [UInt8] {
             Scan.le16in32(x) + Scan.le16in32(0) + Scan.le16in32(0) + [0, 0, 0, 0] + Scan.le(ts, bytes: 8)
         }
@@ -297,18 +295,15 @@ import Testing
         try bed.stream(sample(200, 2_000_000_000), to: "/dev/iio:device0")
         let after = try #require(Mock.row(try p.waitForLine(timeoutSeconds: 20) { $0.hasPrefix("2000000000,") }))
         #expect(close(after.1, [0, 1.96133, 0]))
-        p.signal(SIGTERM)
-        let result = try p.waitForExit(timeoutSeconds: 20)
+        let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(result.standardError.contains("accel_3d (iio:device0) removed"))
     }
 
     @Test func gyroscopeRemovalLeavesAccelerometerOnly() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
-        let gyroPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200076.4.auto/iio:device1"
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
-        try p.waitForStandardError(containing: "+ gyro_3d (iio:device1) in buffered mode", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let gyroPath = Mock.hidGyroPath
+        let p = try Mock.record(["--rate", "1"], bed, ready: "+ gyro_3d (iio:device1) in buffered mode")
         bed.unplug(device: gyroPath)
         try p.waitForStandardError(containing: "reading accel_3d (iio:device0) in buffered mode", timeoutSeconds: 20)
         let scan = Scan.le16in32(0) + Scan.le16in32(0) + Scan.le16in32(1000) + [0, 0, 0, 0] + Scan.le(3_000_000_000, bytes: 8)
@@ -317,17 +312,14 @@ import Testing
         #expect(row.0 == 3_000_000_000)
         #expect(close(row.1, [0, 0, -9.80665]))
         #expect(row.2 == nil)
-        p.signal(SIGTERM)
-        let result = try p.waitForExit(timeoutSeconds: 20)
+        let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(result.standardError.contains("gyro_3d (iio:device1) removed"))
     }
 
     @Test func sensorPluggedInAfterStartIsPickedUp() throws {
         let bed = try Mock.testbed(nil)
-        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1", "--hotplug"], testbed: bed)
-        try p.waitForStandardError(containing: "waiting for a sensor", timeoutSeconds: 20)
-        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let p = try Mock.record(["--rate", "1", "--hotplug"], bed, ready: "waiting for a sensor")
         try bed.plug(description: readTextFile(TestPaths.fixture("umockdev/bmc150-accel.umockdev")) ?? "")
         try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
         let scan = Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(0), bytes: 2) + Scan.le(Scan.s12(-1000), bytes: 2)
@@ -336,13 +328,12 @@ import Testing
         let row = try Mock.nextRow(p)
         // z: −1000 · 0.009582 = −9.582 → M (z ↦ −z) → 9.582 → negated.
         #expect(close(row.1, [0, 0, -9.582]))
-        p.signal(SIGTERM)
-        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+        #expect(try Mock.stop(p).status == 0)
     }
 
     @Test func removalEndsRecordingCleanlyWithoutHotplug() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
-        let accelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"
+        let accelPath = Mock.hidAccelPath
         let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
         try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
         bed.unplug(device: accelPath)

@@ -203,3 +203,77 @@ struct BufferFailureMessageTests {
         #expect(other.contains("buffer unavailable") && other.contains("errno 2"))
     }
 }
+
+struct TimestampClockTests {
+    func now(_ id: clockid_t) -> Int64 {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    @Test func kernelClockNames() {
+        // No attribute: a kernel before 4.10, which stamps with CLOCK_REALTIME.
+        #expect(TimestampClock(attribute: nil) == .posix(CLOCK_REALTIME))
+        #expect(TimestampClock(attribute: "monotonic\n")?.isMonotonic == true)
+        #expect(TimestampClock(attribute: "realtime\n") == .posix(CLOCK_REALTIME))
+        #expect(TimestampClock(attribute: "boottime\n") == .posix(CLOCK_BOOTTIME))
+        #expect(TimestampClock(attribute: "tai") == .posix(CLOCK_TAI))
+        #expect(TimestampClock(attribute: "monotonic_raw") == .posix(CLOCK_MONOTONIC_RAW))
+        #expect(TimestampClock(attribute: "sundial\n") == nil)
+        #expect(TimestampClock(attribute: "") == nil)
+    }
+
+    @Test func offsetsBringStampsOntoMonotonic() {
+        #expect(TimestampClock.posix(CLOCK_MONOTONIC).offsetToMonotonic() == 0)
+        // realtime − monotonic, measured independently; the two reads are microseconds apart.
+        let expected = now(CLOCK_REALTIME) - now(CLOCK_MONOTONIC)
+        #expect(abs(TimestampClock.posix(CLOCK_REALTIME).offsetToMonotonic() - expected) < 50_000_000)
+        let boot = now(CLOCK_BOOTTIME) - now(CLOCK_MONOTONIC)
+        #expect(abs(TimestampClock.posix(CLOCK_BOOTTIME).offsetToMonotonic() - boot) < 50_000_000)
+    }
+}
+
+/// Precedence of scale, offset and mount matrix, against attribute files held in a dictionary.
+struct AttributePrecedenceTests {
+    struct Files: DeviceAttributes {
+        var files: [String: String]
+        func read(_ file: String) -> String? { files[file] }
+        func write(_ file: String, _ value: String) throws(SensorError) {}
+    }
+
+    @Test func perAxisOverSharedOverDevice() {
+        let attributes = Files(files: ["in_accel_x_scale": "0.5\n", "in_accel_scale": "0.25\n", "scale": "2\n",
+                                       "in_accel_y_offset": "-3\n", "offset": "7\n"])
+        let x = SensorDiscovery.calibration(of: "accel_x", attributes: attributes)
+        #expect(x.0 == 0.5 && x.1 == 7 && x.2.isEmpty)
+        let y = SensorDiscovery.calibration(of: "accel_y", attributes: attributes)
+        #expect(y.0 == 0.25 && y.1 == -3)
+        // A bad per-axis value falls through to the shared one, with a warning.
+        let bad = Files(files: ["in_accel_z_scale": "0x10\n", "in_accel_scale": "0.25\n"])
+        let z = SensorDiscovery.calibration(of: "accel_z", attributes: bad)
+        #expect(z.0 == 0.25 && z.2 == ["in_accel_z_scale: bad value '0x10', ignored"])
+    }
+
+    @Test func zeroScaleIsKeptButSaysSo() {
+        let c = SensorDiscovery.calibration(of: "anglvel_y", attributes: Files(files: ["in_anglvel_scale": "0.000\n"]))
+        #expect(c.0 == 0)
+        #expect(c.2 == ["in_anglvel_scale is 0: every anglvel value reads 0"])
+    }
+
+    @Test func mountMatrixByTypeThenDirectionThenAll() {
+        let files = ["in_accel_mount_matrix", "in_mount_matrix", "mount_matrix"]
+        let rows = ["in_accel_mount_matrix": "0, 1, 0; 1, 0, 0; 0, 0, 1\n",
+                    "in_mount_matrix": "-1, 0, 0; 0, 1, 0; 0, 0, 1\n",
+                    "mount_matrix": "1, 0, 0; 0, -1, 0; 0, 0, 1\n"]
+        func pick(_ keep: [String]) -> (MountMatrix, MountMatrixSource, [String]) {
+            SensorDiscovery.mountMatrix(property: "ACCEL_MOUNT_MATRIX", files: files, udev: nil,
+                                        attributes: Files(files: rows.filter { keep.contains($0.key) }))
+        }
+        #expect(pick(files).0 == (try? MountMatrix(parsing: "0, 1, 0; 1, 0, 0; 0, 0, 1")))
+        // bmc150, bmi160, mpu6050 expose only in_mount_matrix (shared by direction).
+        #expect(pick(["in_mount_matrix", "mount_matrix"]).0 == (try? MountMatrix(parsing: "-1, 0, 0; 0, 1, 0; 0, 0, 1")))
+        #expect(pick(["in_mount_matrix", "mount_matrix"]).1 == .sysfs)
+        #expect(pick(["mount_matrix"]).0 == (try? MountMatrix(parsing: "1, 0, 0; 0, -1, 0; 0, 0, 1")))
+        #expect(pick([]).1 == .identity)
+    }
+}

@@ -17,12 +17,16 @@ enum SensorsCommand {
             OptionSpec("--uri", value: "URI", help: "libiio context URI (default local:, e.g. ip:192.168.1.5)."),
         ],
         run: { args, io in
+            if let uri = args.value("--uri"), let problem = IIOContext.uriProblem(uri) {
+                throw CommandError(.usage, "sensors: --uri: \(problem)")
+            }
             let inventory: SensorInventory
             do {
                 inventory = try SensorDiscovery.inventory(uri: args.value("--uri"))
             } catch {
                 throw CommandError(.unavailable, "sensors: \(error)")
             }
+            for note in inventory.notes { io.err("carouselctl: sensors: \(note)\n") }
             if args.has("--json") {
                 io.out(SensorInfo.jsonArray(inventory.sensors) + "\n")
             } else {

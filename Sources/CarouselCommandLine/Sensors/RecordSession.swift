@@ -19,6 +19,9 @@ enum RecordSession {
         let convention = try args.choice("--accel-convention", AccelConvention.allCases.map(\.rawValue))
             .flatMap(AccelConvention.init) ?? .gravity
         let hotplug = args.has("--hotplug")
+        if let uri = args.value("--uri"), let problem = IIOContext.uriProblem(uri) {
+            throw CommandError(.usage, "record: --uri: \(problem)")
+        }
 
         // Signals first, before anything could start a thread (DESIGN §8).
         let signals: [Int32] = [SIGINT, SIGTERM]
@@ -45,7 +48,7 @@ enum RecordSession {
         do {
             recorder = output == "-" ? try Recorder(descriptor: STDOUT_FILENO) : try Recorder(path: output)
         } catch {
-            throw CommandError(.ioError, "record: \(error)")
+            throw CommandError(exitStatus(for: error), "record: \(error)")
         }
         let start = clinux_monotonic_ns()
         let deadline = duration.map { start + Int64($0 * 1e9) }
@@ -85,5 +88,11 @@ enum RecordSession {
         }
         io.err("<6>recorded \(recorder.rowCount) samples\(recorder.path.map { " to \($0)" } ?? "")\n")
         return .ok
+    }
+
+    /// INTERFACES §5: permission problems are 77, other file errors 74.
+    static func exitStatus(for error: SensorError) -> ExitStatus {
+        if case let .io(_, _, code) = error, code == EACCES || code == EPERM || code == EROFS { return .noPermission }
+        return .ioError
     }
 }

@@ -11,11 +11,15 @@ public final class SensorInventory {
     public let sensors: [SensorInfo]
     /// The URI the inventory was taken from.
     public let uri: String
+    /// Devices that look like motion sensors but were left out, and why (e.g. only two
+    /// accelerometer axes), so that "no sensors" is never silent about them.
+    public let notes: [String]
 
-    init(context: IIOContext?, sensors: [SensorInfo], uri: String) {
+    init(context: IIOContext?, sensors: [SensorInfo], uri: String, notes: [String] = []) {
         self.context = context
         self.sensors = sensors
         self.uri = uri
+        self.notes = notes
     }
 
     /// How to read and write the attributes of `sensor`.
@@ -60,14 +64,30 @@ public enum SensorDiscovery {
                     sensors.append(info)
                 }
             }
-            return SensorInventory(context: context, sensors: sensors.sorted(by: idOrder), uri: text)
+            return SensorInventory(context: context, sensors: sensors.sorted(by: idOrder), uri: text,
+                                   notes: devices.compactMap(incompleteNote))
         }
         let context = try IIOContext(uri: text)
         let devices = context.devices
         let sensors = devices.filter { !$0.isTrigger }.compactMap { device in
             describe(device, udev: nil, attributes: LibIIOAttributes(device: device), all: devices, uri: text)
         }
-        return SensorInventory(context: context, sensors: sensors.sorted(by: idOrder), uri: text)
+        return SensorInventory(context: context, sensors: sensors.sorted(by: idOrder), uri: text,
+                               notes: devices.compactMap(incompleteNote))
+    }
+
+    /// A note for a device with some but not all three axes of a kind (`accel_x`, `accel_y`
+    /// without `accel_z`): it cannot give a vector, so it is not listed as a sensor.
+    static func incompleteNote(_ device: IIODevice) -> String? {
+        let ids = Set(device.channels.map(\.id))
+        var missing: [String] = []
+        for type in ["accel", "anglvel"] {
+            let axes = ["x", "y", "z"].map { "\(type)_\($0)" }
+            let present = axes.filter(ids.contains)
+            if !present.isEmpty, present.count < 3 { missing += axes.filter { !ids.contains($0) } }
+        }
+        guard !missing.isEmpty else { return nil }
+        return "\(device.displayName): no \(missing.joined(separator: ", ")) channel; not a 3-axis sensor, skipped"
     }
 
     /// `iio:device2` before `iio:device10`.
@@ -105,7 +125,7 @@ public enum SensorDiscovery {
             described.append(SensorChannelInfo(
                 name: id,
                 index: channel.isScanElement && channel.scanIndex >= 0 ? channel.scanIndex : nil,
-                type: channel.isScanElement ? channel.typeString : nil,
+                type: channel.isScanElement ? scanType(of: channel, attributes: attributes) : nil,
                 scale: scale, offset: offset))
         }
         described.sort { a, b in
@@ -120,7 +140,7 @@ public enum SensorDiscovery {
         let primaryType = hasAccel ? "accel" : "anglvel"
         let (matrix, source, matrixWarnings) = mountMatrix(
             property: hasAccel ? "ACCEL_MOUNT_MATRIX" : "GYRO_MOUNT_MATRIX",
-            files: ["in_\(primaryType)_mount_matrix", "mount_matrix"], udev: udev, attributes: attributes)
+            files: ["in_\(primaryType)_mount_matrix", "in_mount_matrix", "mount_matrix"], udev: udev, attributes: attributes)
         warnings += matrixWarnings
         var gyroMatrix: MountMatrix?
         if hasAccel && hasGyro {
@@ -131,13 +151,21 @@ public enum SensorDiscovery {
         }
 
         let frequencyFiles = ["in_\(primaryType)_sampling_frequency", "sampling_frequency"]
-        let frequency = frequencyFiles.lazy.compactMap { attributes.read($0) }.first.flatMap(parseSysfsNumber)
+        var frequency: Double?
+        if let file = frequencyFiles.first(where: { attributes.read($0) != nil }), let text = attributes.read(file) {
+            frequency = parseSysfsNumber(text).flatMap { SamplingRate.isPlausible($0) ? $0 : nil }
+            if frequency == nil { warnings.append("\(file): '\(printable(text))' is not a rate in Hz; ignored") }
+        }
         var available: [Double] = []
-        if let text = frequencyFiles.lazy.compactMap({ attributes.read($0 + "_available") }).first {
+        if let file = frequencyFiles.map({ $0 + "_available" }).first(where: { attributes.read($0) != nil }),
+           let text = attributes.read(file) {
             if let list = parseSysfsNumberList(text) {
-                available = list.sorted()
+                available = list.filter(SamplingRate.isPlausible).sorted()
+                if available.count < list.count {
+                    warnings.append("\(file): rates outside 0 < f ≤ 1 MHz in '\(printable(text))' ignored")
+                }
             } else {
-                warnings.append("sampling_frequency_available: cannot parse '\(text.trimmingCharacters(in: " \n"))'")
+                warnings.append("\(file): cannot parse '\(printable(text))'")
             }
         }
 
@@ -145,8 +173,12 @@ public enum SensorDiscovery {
         let triggers = devices.filter(\.isTrigger).compactMap(\.name)
             .filter { $0.hasPrefix(name + "-") || $0.hasSuffix("-dev" + number) }
             .sorted()
-        let buffered = channels.contains { $0.isScanElement } &&
+        var buffered = channels.contains { $0.isScanElement } &&
             (attributes.read("buffer/length") != nil || attributes.read("buffer/enable") != nil)
+        if buffered, let problem = scanProblem(channels, hasAccel: hasAccel, hasGyro: hasGyro, attributes: attributes) {
+            warnings.append("\(problem); buffered mode disabled, values are polled")
+            buffered = false
+        }
 
         let label = (device.label ?? attributes.read("label") ?? "").trimmingCharacters(in: " \n")
         let locationText = [label, attributes.read("location") ?? "",
@@ -162,7 +194,7 @@ public enum SensorDiscovery {
             kind: kind, channels: described, mountMatrix: matrix, mountMatrixSource: source,
             gyroMountMatrix: gyroMatrix, samplingFrequencyHz: frequency,
             samplingFrequencyAvailableHz: available, buffered: buffered, triggers: triggers,
-            warnings: warnings, location: location,
+            warnings: warnings.uniqued(), location: location,
             parentPath: udev?.parentPath, grandparentPath: udev?.grandparentPath)
     }
 
@@ -176,12 +208,15 @@ public enum SensorDiscovery {
             for file in files {
                 guard let text = attributes.read(file) else { continue }
                 if let v = parseSysfsNumber(text) { return (v, file) }
-                warnings.append("\(file): bad value '\(text.trimmingCharacters(in: " \n"))', ignored")
+                warnings.append("\(file): bad value '\(printable(text))', ignored")
             }
             return (nil, nil)
         }
-        let (scale, _) = lookup("scale")
+        let (scale, scaleFile) = lookup("scale")
         let (offset, _) = lookup("offset")
+        if scale == 0, let scaleFile {
+            warnings.append("\(scaleFile) is 0: every \(type) value reads 0")
+        }
         if scale == nil {
             warnings.append("\(id): no scale (in_\(id)_scale, in_\(type)_scale or scale): using 1.0, units unknown")
         }
@@ -195,7 +230,12 @@ public enum SensorDiscovery {
         var warnings: [String] = []
         if let text = udev?.properties[property] {
             do {
-                return (try MountMatrix(parsing: text), .udev, warnings)
+                let m = try MountMatrix(parsing: text)
+                if let problem = singular(m) {
+                    warnings.append("udev \(property): \(problem); ignored")
+                } else {
+                    return (m, .udev, warnings)
+                }
             } catch {
                 warnings.append("udev \(property): \(error); ignored")
             }
@@ -203,11 +243,59 @@ public enum SensorDiscovery {
         for file in files {
             guard let raw = attributes.read(file) else { continue }
             do {
-                return (try MountMatrix(parsing: raw.trimmingCharacters(in: " \n")), .sysfs, warnings)
+                let m = try MountMatrix(parsing: raw.trimmingCharacters(in: " \n"))
+                if let problem = singular(m) { warnings.append("\(file): \(problem); ignored"); continue }
+                return (m, .sysfs, warnings)
             } catch {
                 warnings.append("\(file): \(error); ignored")
             }
         }
         return (.identity, .identity, warnings)
+    }
+
+    /// A matrix that maps some direction to zero (two equal rows, `1, 1, 0; 1, 1, 0; 0, 0, 1`)
+    /// passes the all-zero-row check but would silently flatten an axis.
+    static func singular(_ m: MountMatrix) -> String? {
+        abs(m.determinant) < 1e-3 ? "mount matrix '\(m)' is singular (determinant \(m.determinant))" : nil
+    }
+
+    /// The storage type as `scan_elements/*_type` says it (local sysfs), else libiio's reading of it.
+    static func scanType(of channel: IIOChannel, attributes: DeviceAttributes) -> String {
+        if let text = attributes.read("scan_elements/in_\(channel.id)_type") { return printable(text) }
+        return channel.typeString
+    }
+
+    /// Why the buffer cannot deliver the axes (and timestamp) correctly, or nil: every axis must
+    /// be a scan element with an index and a decodable type, and no two may share an index
+    /// (libiio would read both from the same bytes).
+    static func scanProblem(_ channels: [IIOChannel], hasAccel: Bool, hasGyro: Bool,
+                            attributes: DeviceAttributes) -> String? {
+        let wanted = (hasAccel ? ["accel_x", "accel_y", "accel_z"] : []) + (hasGyro ? ["anglvel_x", "anglvel_y", "anglvel_z"] : [])
+        var used: [Int: String] = [:]
+        for id in wanted + ["timestamp"] {
+            guard let channel = channels.first(where: { $0.id == id }) else { continue }
+            guard channel.isScanElement, channel.scanIndex >= 0 else {
+                if id == "timestamp" { continue }
+                return "\(id) is not a scan element (scan_elements/in_\(id)_en, _index, _type)"
+            }
+            if let problem = channel.formatProblem {
+                let text = attributes.read("scan_elements/in_\(id)_type").map { "'\(printable($0))'" } ?? "missing or unreadable"
+                return "scan_elements/in_\(id)_type \(text): \(problem)"
+            }
+            if let other = used[channel.scanIndex] {
+                return "scan_elements: \(other) and \(id) share index \(channel.scanIndex)"
+            }
+            used[channel.scanIndex] = id
+        }
+        return nil
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, each only once (a shared `in_accel_scale` that is bad warns once,
+    /// not once per axis).
+    func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
     }
 }

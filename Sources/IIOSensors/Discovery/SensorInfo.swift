@@ -9,7 +9,8 @@ public enum SensorKind: String, Sendable, Equatable {
 public enum MountMatrixSource: String, Sendable, Equatable {
     /// udev property `ACCEL_MOUNT_MATRIX` / `GYRO_MOUNT_MATRIX` (systemd hwdb).
     case udev
-    /// sysfs `in_accel_mount_matrix`, `in_anglvel_mount_matrix` or `mount_matrix`.
+    /// sysfs `in_accel_mount_matrix` / `in_anglvel_mount_matrix` (shared by type), `in_mount_matrix`
+    /// (shared by direction: bmc150, bmi160, mpu6050) or `mount_matrix` (shared by all: lsm6dsx).
     case sysfs
     /// Nothing valid found.
     case identity

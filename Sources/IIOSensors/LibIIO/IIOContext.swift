@@ -40,6 +40,17 @@ public final class IIOContext {
 
     deinit { iio_context_destroy(pointer) }
 
+    /// The URI schemes libiio 0.24 has backends for (`local:`, `ip:HOST`, `usb:…`, `serial:…`,
+    /// `xml:FILE`).
+    public static let uriSchemes = ["local:", "ip:", "usb:", "serial:", "xml:"]
+
+    /// Why `uri` cannot be a libiio URI, or nil when it can (an unknown scheme is a mistake of
+    /// whoever typed it, not an unavailable sensor: libiio only answers ENOSYS).
+    public static func uriProblem(_ uri: String) -> String? {
+        if uri.isEmpty || uriSchemes.contains(where: uri.hasPrefix) { return nil }
+        return "'\(uri)' is not a libiio URI (local:, ip:HOST, usb:BUS.DEV.IF, serial:PORT,BAUD, xml:FILE)"
+    }
+
     /// Whether this is the local backend (then sysfs and udev describe the same devices).
     public var isLocal: Bool { uri == "local:" }
 
@@ -150,6 +161,19 @@ public struct IIOChannel {
         return text + ">>\(f.shift)"
     }
 
+    /// Why the storage format cannot be decoded safely, or nil when it can. libiio 0.24 parses
+    /// any `scan_elements/*_type` text without checking it, and `iio_channel_convert` then
+    /// indexes by `bits` and `shift` within `length / 8` bytes: `le:s99/16>>4` or `>>40` would
+    /// write outside the sample, a missing or unparsable type reads as `le:u0/0>>0`.
+    public var formatProblem: String? {
+        let f = dataFormat
+        guard [8, 16, 32, 64].contains(f.length) else { return "storage size \(f.length) bits is not 8, 16, 32 or 64" }
+        guard f.bits >= 1, f.bits <= f.length else { return "\(f.bits) value bits do not fit in \(f.length)" }
+        guard f.shift + f.bits <= f.length else { return "shift \(f.shift) + \(f.bits) bits exceed \(f.length)" }
+        guard f.repeat <= 1 else { return "repeat \(f.repeat) is not supported for a motion axis" }
+        return nil
+    }
+
     /// Whether libiio attached an attribute of that name (`raw`, `scale`, `offset`).
     public func hasAttribute(_ name: String) -> Bool { iio_channel_find_attr(pointer, name) != nil }
 
@@ -228,12 +252,16 @@ final class IIOBuffer {
     /// Decodes channel `channel` in the scan at `scan` into a host-order signed integer
     /// (sign-extended, shifted and masked as the channel's `scan_elements` type says).
     /// Wraps `iio_channel_convert`.
-    func value(of channel: IIOChannel, inScan scan: UnsafeMutableRawPointer) -> Int64 {
-        guard let first = iio_buffer_first(pointer, channel.pointer),
-              let start = iio_buffer_start(pointer) else { return 0 }
+    /// - Returns: nil when the channel is not in the scan or its format is one that
+    ///   `iio_channel_convert` would read or write out of bounds with (`IIOChannel.formatProblem`).
+    func value(of channel: IIOChannel, inScan scan: UnsafeMutableRawPointer) -> Int64? {
+        guard channel.formatProblem == nil, iio_channel_is_enabled(channel.pointer),
+              let first = iio_buffer_first(pointer, channel.pointer),
+              let start = iio_buffer_start(pointer) else { return nil }
         let offset = first - start
         let format = channel.dataFormat
         let bytes = Int(format.length / 8)
+        guard offset >= 0, offset + bytes <= step else { return nil }
         var out = [UInt8](repeating: 0, count: max(8, bytes))
         out.withUnsafeMutableBytes { o in
             iio_channel_convert(channel.pointer, o.baseAddress, scan + offset)

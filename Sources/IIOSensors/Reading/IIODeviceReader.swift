@@ -30,15 +30,17 @@ final class IIODeviceReader {
     private let log: (String) -> Void
     private let accelChannels: [IIOChannel]
     private let gyroChannels: [IIOChannel]
-    private let timestampChannel: IIOChannel?
+    private var timestampChannel: IIOChannel?
     private(set) var mode: ReadMode = .polled
     private var buffer: IIOBuffer?
     private var timerFD: Int32 = -1
     /// The rate the device runs at, Hz (read back), or the requested one when it has none.
     private(set) var rateHz: Double
-    /// Whether buffer timestamps stay on CLOCK_REALTIME (`current_timestamp_clock` could not be
-    /// switched), so each refill converts them with the current realtime − monotonic offset.
-    private var realtimeClock = false
+    /// The clock of the buffer's `timestamp` channel after trying to switch it to monotonic;
+    /// each refill converts stamps with its offset to CLOCK_MONOTONIC.
+    private var timestampClock: TimestampClock = .posix(CLOCK_MONOTONIC)
+    /// Samples dropped so far (unparsable `*_raw`, undecodable scan, non-finite result).
+    private(set) var skippedSamples = 0
 
     init(info: SensorInfo, device: IIODevice, attributes: DeviceAttributes, transform: SampleTransform,
          requestedRateHz: Double, log: @escaping (String) -> Void) {
@@ -51,7 +53,8 @@ final class IIODeviceReader {
         func find(_ id: String) -> IIOChannel? { channels.first { $0.id == id } }
         accelChannels = info.hasAccel ? ["accel_x", "accel_y", "accel_z"].compactMap(find) : []
         gyroChannels = info.hasGyro ? ["anglvel_x", "anglvel_y", "anglvel_z"].compactMap(find) : []
-        timestampChannel = find("timestamp")
+        // A timestamp channel that is not a scan element is never in the scan.
+        timestampChannel = find("timestamp").flatMap { $0.isScanElement && $0.scanIndex >= 0 ? $0 : nil }
         rateHz = requestedRateHz
     }
 
@@ -81,9 +84,11 @@ final class IIODeviceReader {
         } catch {
             log("<4>\(who): cannot set \(file) to \(SamplingRate.text(chosen)) Hz: \(error)")
         }
-        if let back = attributes.read(file).flatMap(parseSysfsNumber), back > 0 {
+        let text = attributes.read(file)
+        if let back = text.flatMap(parseSysfsNumber), SamplingRate.isPlausible(back) {
             rateHz = back
         } else {
+            log("<4>\(who): \(file) reads back '\(printable(text ?? ""))', not a rate; assuming \(SamplingRate.text(chosen)) Hz")
             rateHz = chosen
         }
         if rateHz != requestedHz {
@@ -95,14 +100,18 @@ final class IIODeviceReader {
     /// - Throws: `SensorError.io` (e.g. `EBUSY` when another process holds the buffer).
     func startBuffered() throws(SensorError) {
         stop()
-        // Timestamps on CLOCK_MONOTONIC when the device lets us choose (DESIGN §3).
-        if let clock = attributes.read("current_timestamp_clock") {
-            if clock.trimmingCharacters(in: " \n") != "monotonic" {
-                try? attributes.write("current_timestamp_clock", "monotonic\n")
-            }
-            realtimeClock = (attributes.read("current_timestamp_clock") ?? "").trimmingCharacters(in: " \n") == "realtime"
-        } else {
-            realtimeClock = false
+        // Timestamps on CLOCK_MONOTONIC when the device lets us choose (DESIGN §3); otherwise
+        // converted from whatever clock it keeps. A clock we cannot name is not used at all:
+        // read times instead, rather than stamps on an unknown clock.
+        if let text = attributes.read("current_timestamp_clock"), TimestampClock(attribute: text)?.isMonotonic != true {
+            try? attributes.write("current_timestamp_clock", "monotonic\n")
+        }
+        let clockText = attributes.read("current_timestamp_clock")
+        if let clock = TimestampClock(attribute: clockText) {
+            timestampClock = clock
+        } else if timestampChannel != nil {
+            log("<4>\(who): current_timestamp_clock '\(printable(clockText ?? ""))' is not a known clock; using read times instead of buffer timestamps")
+            timestampChannel = nil
         }
         // A trigger-driven device needs a trigger before its buffer can be enabled.
         if let current = attributes.read("trigger/current_trigger"),
@@ -119,8 +128,14 @@ final class IIODeviceReader {
         for channel in device.channels { channel.disable() }
         for channel in accelChannels + gyroChannels where channel.isScanElement { channel.enable() }
         timestampChannel?.enable()
-        let samples = max(2, min(64, Int((rateHz / 10).rounded(.up))))
-        buffer = try IIOBuffer(device: device, samples: samples)
+        let samples = max(2, min(64, Int((min(rateHz, 640) / 10).rounded(.up))))
+        let created = try IIOBuffer(device: device, samples: samples)
+        // Remote (ip:) contexts have no pollable buffer fd in libiio 0.24 (-ENOSYS) and their
+        // refill blocks: such a buffer cannot live in a non-blocking event loop, so poll instead.
+        guard created.pollDescriptor >= 0 else {
+            throw SensorError.io(device: who, what: "iio_buffer_get_poll_fd", errno: -created.pollDescriptor)
+        }
+        buffer = created
         mode = .buffered
     }
 
@@ -130,7 +145,7 @@ final class IIODeviceReader {
         stop()
         let fd = clinux_timerfd_create()
         guard fd >= 0 else { throw SensorError.io(device: who, what: "timerfd_create", errno: clinux_errno()) }
-        let period = Int64(1e9 / max(rateHz, 0.1))
+        let period = SamplingRate.periodNanoseconds(rateHz)
         if clinux_timerfd_set(fd, period, period) != 0 {
             let e = clinux_errno()
             close(fd)
@@ -166,24 +181,39 @@ final class IIODeviceReader {
             let bytes = try buffer.refill()
             if bytes == 0 { break }
             let now = clinux_monotonic_ns()
-            let realtimeOffset = realtimeClock ? clinux_realtime_ns() - now : 0
+            let clockOffset = timestampClock.offsetToMonotonic()
             var batch: [IIOReading] = []
             buffer.forEachScan { scan in
                 var reading = IIOReading(timestampNanoseconds: 0)
+                func decode(_ channels: [IIOChannel]) -> [Int64]? {
+                    var raw: [Int64] = []
+                    for c in channels {
+                        guard let v = buffer.value(of: c, inScan: scan) else { return nil }
+                        raw.append(v)
+                    }
+                    return raw
+                }
                 if accelChannels.count == 3 {
-                    reading.accel = transform.accel(accelChannels.map { buffer.value(of: $0, inScan: scan) })
+                    guard let raw = decode(accelChannels) else { return skip("accel channels not in the scan") }
+                    reading.accel = transform.accel(raw)
                 }
                 if gyroChannels.count == 3 {
-                    reading.gyro = transform.gyro(gyroChannels.map { buffer.value(of: $0, inScan: scan) })
+                    guard let raw = decode(gyroChannels) else { return skip("anglvel channels not in the scan") }
+                    reading.gyro = transform.gyro(raw)
                 }
                 if let ts = timestampChannel {
-                    reading.timestampNanoseconds = buffer.value(of: ts, inScan: scan) - realtimeOffset
+                    guard let t = buffer.value(of: ts, inScan: scan),
+                          case let (converted, overflow) = t.subtractingReportingOverflow(clockOffset), !overflow else {
+                        return skip("timestamp out of range")
+                    }
+                    reading.timestampNanoseconds = converted
                 }
+                guard finite(reading) else { return }
                 batch.append(reading)
             }
             if timestampChannel == nil {
                 // No timestamp channel: the newest scan is "now", earlier ones one period apart.
-                let period = Int64(1e9 / max(rateHz, 0.1))
+                let period = SamplingRate.periodNanoseconds(rateHz)
                 for i in batch.indices { batch[i].timestampNanoseconds = now - Int64(batch.count - 1 - i) * period }
             }
             readings += batch
@@ -195,26 +225,61 @@ final class IIODeviceReader {
         guard timerFD >= 0 else { return [] }
         let expirations = clinux_timerfd_read(timerFD)
         if expirations <= 0 { return [] }
-        func raw(_ channel: IIOChannel) throws(SensorError) -> Int64 {
-            let text = try channel.attribute("raw")
-            guard let v = parseSysfsNumber(text) else {
-                throw SensorError.badValue(device: who, attribute: channel.fileName(of: "raw") ?? "\(channel.id)_raw", text: text)
+        // A value that is not an integer is one bad sample (skipped and counted); a failing
+        // read (device gone, I/O error) is thrown.
+        func raw(_ channels: [IIOChannel]) throws(SensorError) -> [Int64]? {
+            var values: [Int64] = []
+            for channel in channels {
+                let text = try channel.attribute("raw")
+                guard let v = parseSysfsInteger(text) else {
+                    skip("\(channel.fileName(of: "raw") ?? "\(channel.id)_raw"): bad value '\(printable(text))'")
+                    return nil
+                }
+                values.append(v)
             }
-            return Int64(v)
+            return values
         }
         var reading = IIOReading(timestampNanoseconds: clinux_monotonic_ns())
         if accelChannels.count == 3 {
-            var values: [Int64] = []
-            for c in accelChannels { values.append(try raw(c)) }
+            guard let values = try raw(accelChannels) else { return [] }
             reading.accel = transform.accel(values)
         }
         if gyroChannels.count == 3 {
-            var values: [Int64] = []
-            for c in gyroChannels { values.append(try raw(c)) }
+            guard let values = try raw(gyroChannels) else { return [] }
             reading.gyro = transform.gyro(values)
         }
-        return [reading]
+        return finite(reading) ? [reading] : []
     }
+
+    /// Whether the calibrated values are finite; counts the sample as skipped when not (a huge
+    /// scale times a large raw value overflows Double).
+    private func finite(_ reading: IIOReading) -> Bool {
+        if reading.accel?.isFinite ?? true, reading.gyro?.isFinite ?? true { return true }
+        skip("(raw + offset) · scale is not finite")
+        return false
+    }
+
+    /// Counts a dropped sample and logs the 1st, 10th, 100th, … so a device that keeps sending
+    /// garbage cannot flood the journal.
+    private func skip(_ reason: String) {
+        skippedSamples += 1
+        var n = skippedSamples
+        while n % 10 == 0 { n /= 10 }
+        if n == 1 { log("<4>\(who): sample skipped: \(reason) (\(skippedSamples) skipped so far)") }
+    }
+}
+
+/// `text` with control characters escaped, so a bad sysfs value stays on one log line.
+func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.trimmingCharacters(in: " \n").unicodeScalars {
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+            out += scalar == "\n" ? "\\n" : "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
 }
 
 /// The `sampling_frequency` choice, a pure function (DESIGN §6).
@@ -225,6 +290,17 @@ public enum SamplingRate {
         let sorted = available.filter { $0 > 0 }.sorted()
         guard let top = sorted.last else { return requestedHz }
         return sorted.first { $0 >= requestedHz - 1e-9 } ?? top
+    }
+
+    /// Whether `hz` can be a device's rate: positive and at most 1 MHz (a motion sensor runs at
+    /// a few kHz at most; `1e300` in sysfs is garbage, not a rate).
+    static func isPlausible(_ hz: Double) -> Bool { hz > 0 && hz <= 1e6 }
+
+    /// The period of `hz` in nanoseconds, with the rate clamped to 0.1 Hz … 1 MHz so that no
+    /// timer is disarmed by a zero period or overflows.
+    static func periodNanoseconds(_ hz: Double) -> Int64 {
+        let clamped = hz.isNaN ? 0.1 : min(max(hz, 0.1), 1e6)
+        return Int64(1e9 / clamped)
     }
 
     /// A rate as written to sysfs: `25`, `12.5`.

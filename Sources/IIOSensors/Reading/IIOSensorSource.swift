@@ -287,24 +287,33 @@ public final class IIOSensorSource: SensorSource {
         syncEpoll()
     }
 
+    /// The watchdog fires every 5 expected periods, in both modes: a polled device whose every
+    /// read is skipped (garbage in `*_raw`) is as silent as a wedged buffer.
     private func armWatchdog() {
         guard watchdogFD >= 0, let reader = accelReader else { return }
-        if reader.mode == .buffered {
-            let period = Int64(5e9 / max(reader.rateHz, 0.1))
-            _ = clinux_timerfd_set(watchdogFD, period, period)
-        } else {
-            _ = clinux_timerfd_set(watchdogFD, 0, 0)
-        }
+        let period = SamplingRate.periodNanoseconds(reader.rateHz) * 5
+        _ = clinux_timerfd_set(watchdogFD, period, period)
     }
 
-    /// No sample for 5 expected periods → stale; re-enable the buffer once, then poll.
+    /// No sample for 5 expected periods → stale; a buffer is re-enabled once, then polled.
     private func checkSilence(now: Int64) {
-        guard watchdogFD >= 0, clinux_timerfd_read(watchdogFD) > 0,
-              let reader = accelReader, reader.mode == .buffered else { return }
-        let limit = Int64(5e9 / max(reader.rateHz, 0.1))
+        guard watchdogFD >= 0, clinux_timerfd_read(watchdogFD) > 0, let reader = accelReader else { return }
+        let limit = SamplingRate.periodNanoseconds(reader.rateHz) * 5
         guard now - lastSampleNanoseconds >= limit else { return }
+        // A device whose sysfs tree is gone (its remove uevent lost, or never sent) is removed,
+        // not stale: re-enabling it would only fail.
+        for r in [reader, gyroReader].compactMap({ $0 }) {
+            if let sysfs = r.attributes as? SysfsAttributes, !sysfs.exists { return lost(r.info) }
+        }
         let who = "\(reader.info.name) (\(reader.info.id))"
         let ms = (now - lastSampleNanoseconds) / 1_000_000
+        if reader.mode == .polled {
+            if status == .ok {
+                setStatus(.stale, "no valid sample for \(ms) ms")
+                log("<4>\(who): no valid sample for \(ms) ms (5 periods): stale")
+            }
+            return
+        }
         if !reenabledAfterSilence {
             reenabledAfterSilence = true
             setStatus(.stale, "no sample for \(ms) ms")
@@ -331,7 +340,10 @@ public final class IIOSensorSource: SensorSource {
 
     private func readFailed(_ reader: IIODeviceReader, _ error: SensorError) throws(SensorError) {
         let who = "\(reader.info.name) (\(reader.info.id))"
-        if let sysfs = reader.attributes as? SysfsAttributes, !sysfs.exists {
+        // Gone: the sysfs directory, or (while the kernel is still tearing it down) its files.
+        let goneErrno: Bool
+        if case let .io(_, _, code) = error { goneErrno = code == ENODEV || code == ENOENT || code == ENXIO } else { goneErrno = false }
+        if let sysfs = reader.attributes as? SysfsAttributes, goneErrno || !sysfs.exists {
             lost(reader.info)
             return
         }

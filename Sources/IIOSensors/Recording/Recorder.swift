@@ -20,17 +20,35 @@ public final class Recorder {
     /// Rows written so far (header excluded).
     public private(set) var rowCount = 0
 
-    /// Starts a recording at `path` (header written).
-    /// - Throws: `SensorError.io(device: path, what: "open"/"write", errno)`.
+    /// Starts a recording at `path` (header written). An existing path that is not a regular
+    /// file (`/dev/stdout`, a FIFO, a terminal) is written directly: renaming a partial file
+    /// over it would replace the device node or link itself.
+    /// - Throws: `SensorError.io(device: path, what: "open"/"write", errno)`; `EISDIR` at once
+    ///   for a directory (not after the whole recording, when the rename would fail).
     public init(path: String) throws(SensorError) {
+        let (fd, final, partial) = try Recorder.openOutput(path)
+        self.fd = fd
+        ownsDescriptor = true
+        self.path = final
+        partialPath = partial
+        try write(NativeRecordingWriter.header + "\n")
+    }
+
+    /// Opens what `init(path:)` writes to: `(fd, final path, partial path)`, both paths nil for
+    /// a non-regular file written in place.
+    private static func openOutput(_ path: String) throws(SensorError) -> (Int32, String?, String?) {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            if info.st_mode & S_IFMT == S_IFDIR { throw SensorError.io(device: path, what: "open", errno: EISDIR) }
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw SensorError.io(device: path, what: "open", errno: errno) }
+            return (fd, nil, nil)
+        }
+        if path.hasSuffix("/") { throw SensorError.io(device: path, what: "open", errno: EISDIR) }
         let partial = path + ".partial-\(getpid())"
         let fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SensorError.io(device: partial, what: "open", errno: errno) }
-        self.fd = fd
-        ownsDescriptor = true
-        self.path = path
-        partialPath = partial
-        try write(NativeRecordingWriter.header + "\n")
+        return (fd, path, partial)
     }
 
     /// Streams a recording to an open descriptor (not closed by the recorder); header written.
@@ -61,7 +79,10 @@ public final class Recorder {
     /// Flushes to disk and renames the partial file to its final name (files only).
     /// - Throws: `SensorError.io(what: "fsync"/"rename", errno)`.
     public func finish() throws(SensorError) {
-        guard let path, let partialPath, fd >= 0 else { return }
+        guard let path, let partialPath, fd >= 0 else {
+            if ownsDescriptor, fd >= 0 { close(fd); fd = -1 }
+            return
+        }
         if fsync(fd) != 0 { throw SensorError.io(device: partialPath, what: "fsync", errno: errno) }
         close(fd)
         fd = -1

@@ -77,12 +77,46 @@ public struct SampleTransform: Sendable, Equatable {
     }
 }
 
-/// Parses a sysfs number (`"0.009806650\n"`, `" 100"`) without regard to the process locale.
-/// - Returns: nil when the text is not one finite number.
+/// Parses a sysfs number (`"0.009806650\n"`, `" 100"`, `"-1.5e-3"`) without regard to the process
+/// locale. Only the decimal form the kernel prints is accepted: `Double(_:)` alone would also take
+/// `0x10` (a hex float, 16), `nan` and `inf`, which no IIO driver writes, so they would be silent
+/// wrong numbers.
+/// - Returns: nil when the text is not one finite decimal number.
 func parseSysfsNumber(_ text: String) -> Double? {
     let t = text.trimmingCharacters(in: " \t\n\r\0")
-    guard let v = Double(t), v.isFinite else { return nil }
+    guard isDecimalNumber(t), let v = Double(t), v.isFinite else { return nil }
     return v
+}
+
+/// Parses a `*_raw` value: a decimal integer (`"-1024\n"`). Fractions, exponents, hex and values
+/// outside Int64 are refused rather than truncated or trapped on.
+/// - Returns: nil when the text is not one Int64 in decimal.
+func parseSysfsInteger(_ text: String) -> Int64? {
+    let t = text.trimmingCharacters(in: " \t\n\r\0")
+    return Int64(t)
+}
+
+/// `[+-]digits[.digits][(e|E)[+-]digits]`, at least one mantissa digit (`.5` and `5.` included).
+private func isDecimalNumber(_ t: String) -> Bool {
+    var bytes = t.utf8[...]
+    func digits() -> Int {
+        let n = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+        bytes = bytes.dropFirst(n)
+        return n
+    }
+    if let c = bytes.first, c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    var mantissa = digits()
+    if bytes.first == UInt8(ascii: ".") {
+        bytes = bytes.dropFirst()
+        mantissa += digits()
+    }
+    guard mantissa > 0 else { return false }
+    if let c = bytes.first, c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+        bytes = bytes.dropFirst()
+        if let s = bytes.first, s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard digits() > 0 else { return false }
+    }
+    return bytes.isEmpty
 }
 
 /// Parses a space-separated list of numbers (`*_sampling_frequency_available`), skipping none:
@@ -90,7 +124,7 @@ func parseSysfsNumber(_ text: String) -> Double? {
 func parseSysfsNumberList(_ text: String) -> [Double]? {
     var out: [Double] = []
     for token in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
-        guard let v = Double(token), v.isFinite else { return nil }
+        guard let v = parseSysfsNumber(String(token)) else { return nil }
         out.append(v)
     }
     return out
