@@ -11,11 +11,13 @@ import MotionFusion
 enum CalibrateRun {
     static func run(_ args: ParsedArguments, io: CommandIO) throws -> ExitStatus {
         let settings = try OperatorSettings.load(args, io: io)
-        let sources = ["--socket", "--sensor", "--replay"].filter { args.has($0) }
+        let sixPosition = args.has("--six-position"), fromFiles = args.has("--from-files")
+        // With recordings, --sensor names the sensor the file is for instead of a source.
+        let recordings = fromFiles || args.has("--replay")
+        let sources = ["--socket", "--sensor", "--replay"].filter { args.has($0) && !($0 == "--sensor" && recordings) }
         guard sources.count <= 1 else {
             throw CommandError(.usage, "calibrate: \(sources.joined(separator: ", ")) exclude each other (one sample source)")
         }
-        let sixPosition = args.has("--six-position"), fromFiles = args.has("--from-files")
         if sixPosition && fromFiles {
             throw CommandError(.usage, "calibrate: --six-position and --from-files exclude each other")
         }
@@ -57,7 +59,9 @@ enum CalibrateRun {
         let sensorSettings = settings.configuration.sensor
         func capture(seconds: Double, label: String) throws(CommandError) -> CollectedSamples {
             if let path = args.value("--replay") {
-                return try SampleCollection.fromRecording(path: path, durationSeconds: duration)
+                var collected = try SampleCollection.fromRecording(path: path, durationSeconds: duration)
+                if let name = args.value("--sensor") { (collected.sensorName, collected.sensorPath) = (name, "") }
+                return collected
             }
             if let client {
                 return try SampleCollection.fromDaemon(client: client, durationSeconds: seconds, io: io, label: label)
@@ -86,7 +90,7 @@ enum CalibrateRun {
                 }
                 if i == 0 { identity = (collected.sensorName, collected.sensorPath) }
             }
-            if fromFiles { identity = ("recordings", "") }
+            if fromFiles { identity = (args.value("--sensor") ?? "recordings", "") }
             let result: SixPositionRun.Result
             do throws(SixPositionRun.Failure) {
                 result = try SixPositionRun.compute(captures)

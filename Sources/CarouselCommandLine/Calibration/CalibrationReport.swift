@@ -32,7 +32,7 @@ enum CalibrationReport {
         text += row("gyro bias:", "\(vector(c.gyroBias)) rad/s (\(vector(degrees)) °/s)")
         text += row("accel offset:", "\(vector(c.accelOffset)) m/s²")
         text += row("accel scale:", vector(c.accelScale, digits: 6))
-        text += row("neutral tilt:", "roll \(fmt(c.neutralRollDegrees, digits: 3))°, pitch \(fmt(c.neutralPitchDegrees, digits: 3))°")
+        text += row("neutral tilt:", "roll \(fmt(c.neutralRollDegrees))°, pitch \(fmt(c.neutralPitchDegrees))°")
         if let n = file.gyroNoise { text += row("gyro noise:", "\(vector(n)) rad/s (std)") }
         if let n = file.accelNoise { text += row("accel noise:", "\(vector(n)) m/s² (std)") }
         return text

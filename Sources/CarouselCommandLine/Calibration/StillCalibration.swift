@@ -172,5 +172,7 @@ func fmt(_ v: Double, digits: Int = 4) -> String {
     var scale = 1.0
     for _ in 0..<max(0, decimals - 1) { scale *= 10 }
     let rounded = (v * scale).rounded() / scale
-    return rounded == 0 ? "0" : rounded.description
+    if rounded == 0 { return "0" }
+    let text = rounded.description
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
 }

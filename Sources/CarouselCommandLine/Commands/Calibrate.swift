@@ -34,7 +34,7 @@ enum CalibrateCommand {
             OptionSpec("--duration", short: "-d", value: "SECONDS", help: "Capture length: still 10 s, six-position 5 s per pose (0.5…3600)."),
             OptionSpec("--output", short: "-o", value: "FILE", help: "Calibration file to write (default: [calibration] file of the config)."),
             OptionSpec("--socket", short: "-s", value: "PATH", help: "Take samples from the carouseld listening on PATH (it must run)."),
-            OptionSpec("--sensor", value: "NAME", help: "Read this IIO sensor directly (name, label, sysfs path, iio:deviceN)."),
+            OptionSpec("--sensor", value: "NAME", help: "Read this IIO sensor directly; with --replay/--from-files: the sensor name the file is for."),
             OptionSpec("--replay", value: "FILE", help: "Compute from a recording instead of live samples (--duration limits it)."),
             OptionSpec("--six-position", help: "Interactive six-position accelerometer calibration."),
             OptionSpec("--from-files", help: "Six-position calibration from six recordings X+ X- Y+ Y- Z+ Z-."),
