@@ -64,7 +64,11 @@ enum CalibrateRun {
                 return collected
             }
             if let client {
-                return try SampleCollection.fromDaemon(client: client, durationSeconds: seconds, io: io, label: label)
+                // A replaying daemon names its source after the recording's file (ReplaySource).
+                let replay = sensorSettings.source == .replay && !sensorSettings.replayFile.isEmpty
+                    ? (name: PathName.lastComponent(of: sensorSettings.replayFile), path: sensorSettings.replayFile) : nil
+                return try SampleCollection.fromDaemon(client: client, durationSeconds: seconds, io: io, label: label,
+                                                       fallbackIdentity: replay)
             }
             let selector = args.value("--sensor") ?? (sensorSettings.device.isEmpty ? nil : sensorSettings.device)
             let convention: AccelConvention = sensorSettings.accelConvention == .gravity ? .gravity : .specificForce

@@ -45,9 +45,12 @@ enum SampleCollection {
 
     /// Streams `durationSeconds` of raw samples from the daemon (`samples` request, INTERFACES §2;
     /// needs control rights).
-    static func fromDaemon(client: DaemonClient, durationSeconds: Double, io: CommandIO,
-                           label: String) throws(CommandError) -> CollectedSamples {
-        let identity = sensorIdentity(client: client)
+    /// - Parameter fallbackIdentity: the sensor to bind the file to when the daemon names none
+    ///   (e.g. its replay source, known from the configuration).
+    static func fromDaemon(client: DaemonClient, durationSeconds: Double, io: CommandIO, label: String,
+                           fallbackIdentity: (name: String, path: String)? = nil) throws(CommandError) -> CollectedSamples {
+        var identity = sensorIdentity(client: client)
+        if identity.name == "unknown", let fallbackIdentity { identity = fallbackIdentity }
         _ = try client.request(#"{"cmd":"samples","enable":true}"#, cmd: "samples", expecting: ["ACK"])
         var progress = CalibrationProgress(io: io, totalSeconds: durationSeconds, label: label)
         var samples: [IMUSample] = []
