@@ -198,3 +198,28 @@ import MotionFusion
         #expect(!fileExists(dir + "/calibration.conf"))
     }
 }
+
+/// `DaemonSensors.fetch`, the daemon path of `carouselctl sensors`.
+@Suite(.serialized) struct ClientDaemonSensorsTests {
+    @Test func fetchReturnsTheDaemonsListOrNilWithoutDaemon() throws {
+        let dir = makeTempDirectory("sensors")
+        #expect(try DaemonSensors.fetch(socketPath: dir + "/none.sock") == nil)
+        let sensor = WireSensor(
+            name: "bmi160", label: "accel-display", path: "/sys/bus/iio/devices/iio:device0", dev: "/dev/iio:device0",
+            type: "imu", channels: [WireChannel(name: "accel_x", index: 0, type: "le:s16/16>>0", scale: 0.000598, offset: 0)],
+            mountMatrix: [[0, -1, 0], [1, 0, 0], [0, 0, 1]], mountMatrixSource: "udev", samplingFrequencyHz: 100,
+            samplingFrequencyAvailableHz: [25, 50, 100], buffered: true, triggers: ["bmi160-dev0"], warnings: [])
+        let daemon = try FakeDaemon(respond: { request in
+            request == .sensors ? [ServerMessage.sensors([sensor]).encodedLine()] : FakeDaemon.standard(request)
+        })
+        defer { daemon.stop() }
+        let result = try #require(try DaemonSensors.fetch(socketPath: daemon.socketPath))
+        #expect(result.sensors.count == 1)
+        #expect(result.sensors[0]["name"]?.stringValue == "bmi160")
+        #expect(result.sensors[0]["mount_matrix"]?[0]?[1]?.doubleValue == -1)
+        // The text is the array exactly as the daemon encodes it.
+        var w = JSONWriter()
+        w.beginArray(); sensor.write(to: &w); w.endArray()
+        #expect(result.json == w.text)
+    }
+}
