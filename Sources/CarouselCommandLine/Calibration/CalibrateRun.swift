@@ -112,6 +112,17 @@ enum CalibrateRun {
                                    created: created, samples: result.sampleCount, method: "six-position",
                                    gyroNoise: result.gyroNoise, accelNoise: result.accelNoise)
             io.out(CalibrationReport.sixPosition(result, file: file, keptNeutralFrom: kept))
+            // Sign agreement needs rotation: the turns into each pose, when the captures hold them.
+            let agreement = GyroAccelAgreement()
+            var sums = GyroAccelAgreement.Sums()
+            for capture in captures { agreement.accumulate(capture.samples, into: &sums) }
+            let axes = agreement.verdicts(sums)
+            io.out(CalibrationReport.agreement(axes))
+            for axis in axes where axis.verdict == .disagree {
+                io.err("carouselctl: warning: gyroscope and accelerometer disagree in sign about \(axis.name) "
+                       + "(correlation \(fmt(axis.correlation ?? 0, digits: 2))): check the gyroscope's mount matrix "
+                       + "(in_anglvel_mount_matrix, or det(M)·M for a reflection) and the driver's axis signs\n")
+            }
         } else {
             let collected = try capture(seconds: duration ?? 10, label: "calibrating")
             let kept = previous.flatMap { $0.belongs(toSensor: collected.sensorName, path: collected.sensorPath) ? $0 : nil }

@@ -24,6 +24,21 @@ enum CalibrationReport {
         return text
     }
 
+    /// One line on gyro/accelerometer sign agreement per axis.
+    static func agreement(_ axes: [GyroAccelAgreement.Axis]) -> String {
+        let parts = axes.map { axis -> String in
+            switch axis.verdict {
+            case .agree, .disagree: return "\(axis.name) \(axis.verdict.rawValue) (r \(fmt(axis.correlation ?? 0, digits: 2)))"
+            case .undetermined: return "\(axis.name) undetermined"
+            }
+        }
+        var text = row("gyro/accel:", parts.joined(separator: ", "))
+        if axes.allSatisfy({ $0.verdict == .undetermined }) {
+            text += "  (sign agreement needs rotation: captures that include turning the device between poses)\n"
+        }
+        return text
+    }
+
     /// The parsed file's values, shared by `calibrate` and `calibration show`.
     static func body(_ file: CalibrationFile) -> String {
         let c = file.calibration
