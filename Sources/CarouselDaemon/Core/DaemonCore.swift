@@ -38,8 +38,8 @@ public final class DaemonCore {
     public var tiltPipeline: TiltPipeline?
     /// Answers `reload`: nil on success, else why the running configuration was kept.
     public var reloadHandler: () -> String? = { "reload is not supported" }
-    /// Answers `sensors`.
-    public var sensorsProvider: () -> [WireSensor] = { [] }
+    /// Answers `sensors`: the JSON array of INTERFACES §6.
+    public var sensorsProvider: () -> String = { "[]" }
     /// `STATUS` fields the shell knows.
     public var configPath: String?
     public var calibration = WireCalibration(file: nil, applied: false)
@@ -284,7 +284,7 @@ public final class DaemonCore {
                          configPath: configPath, calibration: calibration), to: s)
             return
         case .sensors:
-            send(.sensors(sensorsProvider()), to: s)
+            send(.sensors(json: sensorsProvider()), to: s)
             return
         case let .samples(enable):
             s.wantsSamples = enable
