@@ -68,7 +68,17 @@ public final class UmockdevTestbed {
             if let error { g_error_free(error) }
             throw UmockdevError.description(message)
         }
+        // Remember which PTY backs each new node, to restore it on re-plug (see `plug`).
+        for line in text.split(separator: "\n") where line.hasPrefix("N: ") && !line.contains("=") {
+            let node = "/dev/" + line.dropFirst(3)
+            var target = [CChar](repeating: 0, count: 4096)
+            let n = readlink(rootDirectory + node, &target, target.count - 1)
+            if n > 0 { ptyTargets[node] = String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        }
     }
+
+    /// PTY slave paths (`/dev/pts/N`) of the PTY-backed nodes, by node (`/dev/iio:device0`).
+    private var ptyTargets: [String: String] = [:]
 
     /// Adds the devices of a description file, e.g. `TestPaths.fixture("umockdev/hid-accel.umockdev")`.
     /// - Throws: `UmockdevError.description` (also when the file is missing).
@@ -84,10 +94,85 @@ public final class UmockdevTestbed {
         umockdev_testbed_remove_device(testbed, sysPath(syspath))
     }
 
-    /// Sends a uevent (`add`, `remove`, `change`) for a device to udev monitors in preloaded
+    /// Sends a uevent (`add`, `remove`, `change`) for a device to the udev monitors of preloaded
     /// processes.
+    ///
+    /// Not `umockdev_testbed_uevent`: libumockdev's sender looks the device up with libudev in
+    /// the calling process, which only works when the test runner itself runs under the preload
+    /// library. This builds the same message from the testbed's files instead: a libudev
+    /// monitor header (`"libudev"`, magic 0xfeedcafe, subsystem/devtype MurmurHash2 for socket
+    /// filters) and `KEY=value` properties, sent to every `event*` socket that the preload
+    /// library created in the testbed root for a monitor.
     public func uevent(_ action: String, device syspath: String) {
-        umockdev_testbed_uevent(testbed, sysPath(syspath), action)
+        let sys = sysPath(syspath)
+        let devpath = String(sys.dropFirst(4))
+        var properties: [(String, String)] = [("ACTION", action), ("DEVPATH", devpath)]
+        var file: [String: String] = [:]
+        for line in (readTextFile(rootDirectory + sys + "/uevent") ?? "").split(separator: "\n") {
+            if let eq = line.firstIndex(of: "=") { file[String(line[..<eq])] = String(line[line.index(after: eq)...]) }
+        }
+        var subsystem = file["SUBSYSTEM"] ?? ""
+        if subsystem.isEmpty {
+            var target = [CChar](repeating: 0, count: 4096)
+            let n = readlink(rootDirectory + sys + "/subsystem", &target, target.count - 1)
+            if n > 0 {
+                let link = String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                subsystem = link.split(separator: "/").last.map(String.init) ?? ""
+            }
+        }
+        ueventSequence += 1
+        properties.append(("SUBSYSTEM", subsystem))
+        properties.append(("SEQNUM", String(ueventSequence)))
+        if let devname = file["DEVNAME"] { properties.append(("DEVNAME", devname.hasPrefix("/dev/") ? devname : "/dev/" + devname)) }
+        if let devtype = file["DEVTYPE"] { properties.append(("DEVTYPE", devtype)) }
+        for (k, v) in file where !["SUBSYSTEM", "DEVNAME", "DEVTYPE", "ACTION", "DEVPATH", "SEQNUM"].contains(k) {
+            properties.append((k, v))
+        }
+        var body: [UInt8] = []
+        for (k, v) in properties { body += Array("\(k)=\(v)".utf8) + [0] }
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)] }
+        func host32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xff), UInt8((v >> 8) & 0xff), UInt8((v >> 16) & 0xff), UInt8(v >> 24)] }
+        let headerSize: UInt32 = 40
+        var message = Array("libudev".utf8) + [0]
+        message += be32(0xfeedcafe) + host32(headerSize) + host32(headerSize) + host32(UInt32(body.count))
+        message += be32(murmurHash2(subsystem)) + be32(file["DEVTYPE"].map(murmurHash2) ?? 0) + host32(0) + host32(0)
+        message += body
+        for socketPath in eventSockets() {
+            let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { continue }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                let bytes = Array(socketPath.utf8.prefix(raw.count - 1))
+                for (i, b) in bytes.enumerated() { raw[i] = b }
+            }
+            _ = withUnsafePointer(to: &address) { ptr in
+                ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                    message.withUnsafeBytes { m in
+                        sendto(fd, m.baseAddress, m.count, 0, sa, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+            }
+            close(fd)
+        }
+    }
+
+    private var ueventSequence: UInt64 = 0
+
+    /// The sockets (`ROOT/event0`, …) on which preloaded processes' udev monitors listen.
+    private func eventSockets() -> [String] {
+        guard let dir = opendir(rootDirectory) else { return [] }
+        defer { closedir(dir) }
+        var result: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix("event"), name.dropFirst(5).allSatisfy(\.isNumber), name.count > 5 {
+                result.append(rootDirectory + "/" + name)
+            }
+        }
+        return result
     }
 
     /// Unplugs a device the way the kernel does: the `remove` uevent, then the sysfs tree goes.
@@ -115,9 +200,8 @@ public final class UmockdevTestbed {
         for line in UmockdevTestbed.stripComments(description).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("N: ") {
                 let node = "/dev/" + (line.dropFirst(3).split(separator: "=").first.map(String.init) ?? "")
-                let fd = umockdev_testbed_get_dev_fd(testbed, node)
-                if fd >= 0, let slave = ptsname(fd) {
-                    relink.append((node, String(cString: slave)))
+                if umockdev_testbed_get_dev_fd(testbed, node) >= 0, let slave = ptyTargets[node] {
+                    relink.append((node, slave))
                     continue
                 }
             }
@@ -182,4 +266,33 @@ public final class UmockdevTestbed {
     private func sysPath(_ path: String) -> String {
         path.hasPrefix("/sys/") ? path : "/sys" + (path.hasPrefix("/") ? path : "/" + path)
     }
+}
+
+/// MurmurHash2 (Austin Appleby's 32-bit algorithm, seed = length), which libudev uses to hash
+/// the subsystem and devtype into a monitor message header for in-kernel socket filters.
+func murmurHash2(_ text: String) -> UInt32 {
+    let bytes = Array(text.utf8)
+    let m: UInt32 = 0x5bd1_e995
+    var h = UInt32(truncatingIfNeeded: bytes.count)
+    var i = 0
+    while bytes.count - i >= 4 {
+        var k = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+        k = k &* m
+        k ^= k >> 24
+        k = k &* m
+        h = h &* m
+        h ^= k
+        i += 4
+    }
+    let rest = bytes.count - i
+    if rest >= 3 { h ^= UInt32(bytes[i + 2]) << 16 }
+    if rest >= 2 { h ^= UInt32(bytes[i + 1]) << 8 }
+    if rest >= 1 {
+        h ^= UInt32(bytes[i])
+        h = h &* m
+    }
+    h ^= h >> 13
+    h = h &* m
+    h ^= h >> 15
+    return h
 }

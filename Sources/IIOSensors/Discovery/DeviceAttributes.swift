@@ -35,7 +35,7 @@ struct SysfsAttributes: DeviceAttributes {
     }
 
     func write(_ file: String, _ value: String) throws(SensorError) {
-        let fd = open(syspath + "/" + file, O_WRONLY | O_CLOEXEC)
+        let fd = open(syspath + "/" + file, O_WRONLY | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { throw SensorError.io(device: deviceName, what: file, errno: errno) }
         defer { close(fd) }
         let bytes = Array(value.utf8)

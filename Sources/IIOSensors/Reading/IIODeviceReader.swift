@@ -77,7 +77,7 @@ final class IIODeviceReader {
         }
         let chosen = SamplingRate.choose(requestedHz: requestedHz, available: info.samplingFrequencyAvailableHz)
         do {
-            try attributes.write(file, SamplingRate.text(chosen))
+            try attributes.write(file, SamplingRate.text(chosen) + "\n")
         } catch {
             log("<4>\(who): cannot set \(file) to \(SamplingRate.text(chosen)) Hz: \(error)")
         }
@@ -108,7 +108,10 @@ final class IIODeviceReader {
         if let current = attributes.read("trigger/current_trigger"),
            current.trimmingCharacters(in: " \n").isEmpty, !info.triggers.isEmpty {
             let number = info.id.drop { !$0.isNumber }
-            let name = info.triggers.first { $0.hasSuffix("-dev" + number) } ?? info.triggers[0]
+            // The data-ready trigger is `NAME-devN`; others (`bmc150_accel-any-motion-dev0`) fire
+            // only on events.
+            let name = info.triggers.first { $0 == "\(info.name)-dev\(number)" }
+                ?? info.triggers.first { $0.hasSuffix("-dev" + number) } ?? info.triggers[0]
             if let trigger = device.context.devices.first(where: { $0.isTrigger && $0.name == name }) {
                 try device.setTrigger(trigger)
             }

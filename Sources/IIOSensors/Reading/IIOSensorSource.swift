@@ -244,6 +244,7 @@ public final class IIOSensorSource: SensorSource {
     // MARK: - hotplug, silence, failures
 
     private func handle(_ event: SensorHotplugEvent) {
+        log("<7>udev: \(event.action.rawValue) \(event.syspath)")
         switch event.action {
         case .remove:
             guard let s = selection, event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
