@@ -1,69 +1,72 @@
 /// A layout style: the per-item attributes as a pure function of the item's distance from the
 /// viewport center (DESIGN §4, INTERFACES §1). Parameters and defaults per case are documented
-/// on each parameter type.
+/// on each parameter type; formulas, sources and worked values are in `docs/STYLES.md`.
+///
+/// Every style works in the logical frame (horizontal, left to right, +x toward higher
+/// indices); the engine maps the result to the real axis and layout direction. Every output
+/// field is finite for every input (see `StyleOutput` and `LayoutStyle.distanceLimit`).
 public enum LayoutStyle: Hashable, Sendable {
+    /// Seed 003's "expanding" layout: items stay on the line and shrink/fade with distance.
     case linear(LinearStyle)
+    /// Seed 000's "3D" zoom: a uniform scale that shrinks with distance.
     case zoom(ZoomStyle)
+    /// Seed 001's TXCarouselView side cards: overlapping cards, sine-compressed positions.
     case stacked
+    /// iCarousel-style cover flow: side cards turned toward the center and pushed back.
     case coverFlow(CoverFlowStyle)
+    /// iCarousel-style rotary ring: cards on a horizontal ring, always facing the viewer.
     case rotary(RingStyle)
+    /// iCarousel-style cylinder: cards on the outside of a turning cylinder, facing outward.
     case cylinder(RingStyle)
+
+    /// Eye distance of the 3D styles' perspective, points: their transforms carry
+    /// `m34 = −1 / 500`, the value iCarousel uses.
+    public static let perspectiveEyeDistance: Double = 500
+
+    /// Distances are clamped to ±`distanceLimit` points (10¹² pt, far beyond any viewport)
+    /// before any formula runs, so no product overflows and every output stays finite. An item
+    /// that far away is never visible in any style.
+    public static let distanceLimit: Double = 1e12
 
     /// The attributes of an item whose untransformed center lies `distance` points from the
     /// viewport center along the axis (`d = itemCenter − viewportCenter = (i − position) · p`,
     /// positive toward higher indices).
+    ///
+    /// All fields of the result are finite and `alpha` is in [0, 1] for any `distance`
+    /// (non-finite ones included) and any geometry; the formulas are only meaningful for
+    /// positive item and viewport lengths and a positive pitch.
     public func output(distance: Double, geometry: StyleGeometry) -> StyleOutput {
-        // Filled in by the layout-styles work; linear passthrough until then.
-        StyleOutput(centerOffset: distance, scaleAlong: 1, scaleCross: 1, alpha: 1, zIndex: 0,
-                    transform: .identity)
+        let d = StyleMath.limitedDistance(distance)
+        let raw: StyleOutput
+        switch self {
+        case .linear(let style): raw = style.output(distance: d, geometry: geometry)
+        case .zoom(let style): raw = style.output(distance: d, geometry: geometry)
+        case .stacked: raw = StackedLayout.output(distance: d, geometry: geometry)
+        case .coverFlow(let style): raw = style.output(distance: d, geometry: geometry)
+        case .rotary(let style): raw = style.rotaryOutput(distance: d, geometry: geometry)
+        case .cylinder(let style): raw = style.cylinderOutput(distance: d, geometry: geometry)
+        }
+        return raw.finite()
     }
 
     /// The largest |distance| (points) at which an item of this style can still intersect the
     /// viewport; the engine enumerates only slots within it, so queries cost O(visible items).
+    ///
+    /// For `linear`, `zoom`, `stacked` and `coverFlow` it covers every item whose transformed
+    /// frame can meet the viewport and never less than `viewportAlong / 2 + itemAlong / 2`
+    /// (every item whose untransformed frame meets it). For `rotary` and `cylinder` it is half
+    /// the ring, `ringCount / 2 · p`: items further round coincide with nearer ones on the ring.
+    /// Always finite and ≥ 0.
     public func maximumVisibleDistance(geometry: StyleGeometry) -> Double {
-        geometry.viewportAlong / 2 + geometry.itemAlong / 2
-    }
-}
-
-/// Parameters of the `linear` style (seed 003). Defaults: `minScaleW` 1, `minScaleH` 0.7,
-/// `minAlpha` 0.5.
-public struct LinearStyle: Hashable, Sendable {
-    public var minScaleW: Double
-    public var minScaleH: Double
-    public var minAlpha: Double
-    public init(minScaleW: Double = 1, minScaleH: Double = 0.7, minAlpha: Double = 0.5) {
-        self.minScaleW = minScaleW
-        self.minScaleH = minScaleH
-        self.minAlpha = minAlpha
-    }
-}
-
-/// Parameters of the `zoom` style (seed 000). Defaults: `scaleFactor` 0.2, `activeDistance`
-/// `nil` = the viewport length along the axis (points).
-public struct ZoomStyle: Hashable, Sendable {
-    public var scaleFactor: Double
-    public var activeDistance: Double?
-    public init(scaleFactor: Double = 0.2, activeDistance: Double? = nil) {
-        self.scaleFactor = scaleFactor
-        self.activeDistance = activeDistance
-    }
-}
-
-/// Parameters of the `coverFlow` style (iCarousel-style). Defaults: `tilt` 0.9, `spacing` 0.25.
-public struct CoverFlowStyle: Hashable, Sendable {
-    public var tilt: Double
-    public var spacing: Double
-    public init(tilt: Double = 0.9, spacing: Double = 0.25) {
-        self.tilt = tilt
-        self.spacing = spacing
-    }
-}
-
-/// Parameters of the `rotary` and `cylinder` styles (iCarousel-style rings). Default `spacing` 1
-/// (item widths between neighbours on the ring).
-public struct RingStyle: Hashable, Sendable {
-    public var spacing: Double
-    public init(spacing: Double = 1) {
-        self.spacing = spacing
+        let bound: Double
+        switch self {
+        case .linear(let style): bound = style.maximumVisibleDistance(geometry: geometry)
+        case .zoom(let style): bound = style.maximumVisibleDistance(geometry: geometry)
+        case .stacked: bound = StackedLayout.maximumVisibleDistance(geometry: geometry)
+        case .coverFlow(let style): bound = style.maximumVisibleDistance(geometry: geometry)
+        case .rotary(let style), .cylinder(let style):
+            bound = style.maximumVisibleDistance(geometry: geometry)
+        }
+        return StyleMath.clamp(bound, 0, LayoutStyle.distanceLimit)
     }
 }
