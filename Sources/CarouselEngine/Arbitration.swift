@@ -4,7 +4,8 @@
 /// Rules the engine applies:
 /// - An input may take over only when nothing of a higher priority is in progress (a finger
 ///   down, or the motion that a higher source started after it ended); an equal or higher
-///   priority input interrupts a lower one.
+///   priority input interrupts a lower one. Motions after a release rank at most as `scrollTo`,
+///   so a programmatic scroll or a tap may redirect a deceleration.
 /// - Every source that ends hands over to a motion toward a centered item, which keeps its
 ///   source's priority until it lands.
 /// - Tilt is armed at start-up; any higher input disarms it, and it re-arms only when a tilt
@@ -26,7 +27,7 @@ enum Activity: Hashable, Sendable {
     /// A finger is down; `interruptedMotion` tells whether it caught a moving carousel.
     case dragging(DragState)
     /// A motion toward a target, started by `source`, shown as `phase`.
-    case moving(SnapMotion, phase: CarouselPhase, source: InputSource)
+    case moving(Motion, phase: CarouselPhase, source: InputSource)
     /// Tilt drives the offset; `base` is the spring-back offset in position mode.
     case tilting(base: Double)
     /// The outer scroll drives the offset; `velocity` is the last sample's content velocity.
@@ -43,10 +44,15 @@ enum Activity: Hashable, Sendable {
         }
     }
 
-    /// Whether an input from `source` may take the offset now.
+    /// Whether an input from `source` may take the offset now. A motion that runs after the
+    /// finger lifted ranks at most as `scrollTo`: a programmatic scroll or a tap may redirect it,
+    /// outer scroll and tilt may not.
     func allows(_ source: InputSource) -> Bool {
-        guard let current = self.source else { return true }
-        return source >= current
+        switch self {
+        case .idle: return true
+        case let .moving(_, _, owner): return source >= min(owner, .scrollTo)
+        default: return source >= (self.source ?? .tilt)
+        }
     }
 }
 

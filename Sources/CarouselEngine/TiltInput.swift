@@ -15,7 +15,9 @@ extension CarouselEngine {
         let settings = configuration.tilt
         let g = geometry
         if !settings.enabled || g.count == 0 || TiltMapping.isInDeadZone(rollDegrees, settings) {
-            if TiltMapping.isInDeadZone(rollDegrees, settings) { tiltArmed = true }
+            // Re-arm only while no higher input owns the carousel: "back in the dead zone" counts
+            // after the higher input is over.
+            if TiltMapping.isInDeadZone(rollDegrees, settings), activity.allows(.tilt) { tiltArmed = true }
             endTilt()
             return
         }

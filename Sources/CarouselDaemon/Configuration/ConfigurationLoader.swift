@@ -96,6 +96,11 @@ extension DaemonConfiguration {
         if let line = parsed.syntaxErrorLine, line > lines.count {
             throw .syntax(path: path, line: line, text: "")
         }
+        // Never drop a value silently: every key libinih saw must have been found on a line.
+        if let stray = entries.first {
+            throw .inconsistent(path: path, line: nil, section: stray.section, key: stray.name,
+                                message: "libinih read this key but its line could not be located; check the file's line endings")
+        }
 
         try validateCombinations(configuration, path: path, lineOf: { seen[$0] })
         configuration.resolveRelativePaths(configurationPath: path)

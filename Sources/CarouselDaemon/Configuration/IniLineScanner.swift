@@ -32,8 +32,10 @@ enum IniLineScanner {
         var result: [Line] = []
         var section = ""
         var previousKey = ""
-        var rawLines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if text.hasSuffix("\n") { rawLines.removeLast() }
+        // Split on U+000A scalars: in Swift "\r\n" is one Character and would not split.
+        var rawLines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)) }
+        if rawLines.last == "" { rawLines.removeLast() }
         for (offset, raw) in rawLines.enumerated() {
             var line = Substring(raw)
             if offset == 0 && line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }

@@ -46,7 +46,7 @@ public struct StateMessage: Sendable, Equatable {
 
     /// The NDJSON line (with `\n`); `itemsJSON` is an encoded array from `WireItem.encodeArray`.
     public func encodedLine(itemsJSON: [UInt8]? = nil) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + (itemsJSON?.count ?? 0))
+        var w = WireJSONWriter(capacity: 256 + (itemsJSON?.count ?? 0))
         w.beginObject()
         w.key("class"); w.string("STATE")
         w.key("seq"); w.uint64(seq)
@@ -70,82 +70,6 @@ public struct StateMessage: Sendable, Equatable {
     }
 }
 
-/// One channel of a sensor in `SENSORS` (INTERFACES §6), in scan index order.
-public struct WireChannel: Sendable, Equatable {
-    public var name: String
-    public var index: Int
-    /// The scan element type, e.g. `le:s12/16>>4`.
-    public var type: String
-    public var scale: Double
-    public var offset: Double
-    public init(name: String, index: Int, type: String, scale: Double, offset: Double) {
-        self.name = name; self.index = index; self.type = type; self.scale = scale; self.offset = offset
-    }
-}
-
-/// One sensor in `SENSORS` and in `carouselctl sensors --json` (INTERFACES §6).
-public struct WireSensor: Sendable, Equatable {
-    public var name: String
-    public var label: String?
-    /// sysfs path.
-    public var path: String
-    /// `/dev/iio:deviceN`.
-    public var dev: String?
-    /// `accel`, `gyro` or `imu`.
-    public var type: String
-    public var channels: [WireChannel]
-    /// 3×3 row-major mount matrix.
-    public var mountMatrix: [[Double]]
-    /// `udev`, `sysfs` or `identity`.
-    public var mountMatrixSource: String
-    public var samplingFrequencyHz: Double?
-    public var samplingFrequencyAvailableHz: [Double]
-    public var buffered: Bool
-    public var triggers: [String]
-    public var warnings: [String]
-
-    public init(name: String, label: String?, path: String, dev: String?, type: String, channels: [WireChannel],
-                mountMatrix: [[Double]], mountMatrixSource: String, samplingFrequencyHz: Double?,
-                samplingFrequencyAvailableHz: [Double], buffered: Bool, triggers: [String], warnings: [String]) {
-        self.name = name; self.label = label; self.path = path; self.dev = dev; self.type = type
-        self.channels = channels; self.mountMatrix = mountMatrix; self.mountMatrixSource = mountMatrixSource
-        self.samplingFrequencyHz = samplingFrequencyHz; self.samplingFrequencyAvailableHz = samplingFrequencyAvailableHz
-        self.buffered = buffered; self.triggers = triggers; self.warnings = warnings
-    }
-
-    public func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("name"); w.string(name)
-        w.key("label"); if let label { w.string(label) } else { w.null() }
-        w.key("path"); w.string(path)
-        w.key("dev"); if let dev { w.string(dev) } else { w.null() }
-        w.key("type"); w.string(type)
-        w.key("channels")
-        w.beginArray()
-        for c in channels {
-            w.beginObject()
-            w.key("name"); w.string(c.name)
-            w.key("index"); w.int(c.index)
-            w.key("type"); w.string(c.type)
-            w.key("scale"); w.number(c.scale)
-            w.key("offset"); w.number(c.offset)
-            w.endObject()
-        }
-        w.endArray()
-        w.key("mount_matrix")
-        w.beginArray()
-        for row in mountMatrix { w.numbers(row) }
-        w.endArray()
-        w.key("mount_matrix_source"); w.string(mountMatrixSource)
-        w.key("sampling_frequency_hz"); w.number(samplingFrequencyHz)
-        w.key("sampling_frequency_available_hz"); w.numbers(samplingFrequencyAvailableHz)
-        w.key("buffered"); w.bool(buffered)
-        w.key("triggers"); w.beginArray(); for t in triggers { w.string(t) }; w.endArray()
-        w.key("warnings"); w.beginArray(); for t in warnings { w.string(t) }; w.endArray()
-        w.endObject()
-    }
-}
-
 /// What `STATUS` reports about the calibration in use.
 public struct WireCalibration: Sendable, Equatable {
     /// The configured calibration file, nil when none is configured.
@@ -166,7 +90,9 @@ public enum ServerMessage: Sendable, Equatable {
     case sensor(status: String, name: String?, message: String?)
     case status(release: String, uptimeSeconds: Double, sensor: String, sampleRateHz: Double?, clients: Int,
                 watchers: Int, configPath: String?, calibration: WireCalibration)
-    case sensors([WireSensor])
+    /// `SENSORS {sensors}` with the JSON array of INTERFACES §6 as IIOSensors encodes it
+    /// (`SensorInfo.jsonArray`, the same text `carouselctl sensors --json` prints).
+    case sensors(json: String)
     /// A raw sample: CLOCK_MONOTONIC ns, accel m/s², gyro rad/s (nil for accelerometer-only).
     case sample(timeNanoseconds: Int64, accel: [Double], gyro: [Double]?)
     case ack(cmd: String)
@@ -178,7 +104,7 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// The NDJSON line, ending with `\n`.
     public func encodedLine() -> [UInt8] {
-        var w = JSONWriter()
+        var w = WireJSONWriter()
         w.beginObject()
         switch self {
         case let .version(release):
@@ -214,12 +140,9 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("file"); if let file = calibration.file { w.string(file) } else { w.null() }
             w.key("applied"); w.bool(calibration.applied)
             w.endObject()
-        case let .sensors(list):
+        case let .sensors(json):
             w.key("class"); w.string("SENSORS")
-            w.key("sensors")
-            w.beginArray()
-            for s in list { s.write(to: &w) }
-            w.endArray()
+            w.key("sensors"); w.raw(Array(json.utf8))
         case let .sample(time, accel, gyro):
             w.key("class"); w.string("SAMPLE")
             w.key("time_ns"); w.int64(time)
