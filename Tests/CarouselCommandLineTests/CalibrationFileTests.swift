@@ -109,7 +109,7 @@ import MotionFusion
 
         let json = runCtl(["calibration", "show", "--config", config, "--json"])
         #expect(json.status == .ok)
-        let value = try JSONParser.parse(json.out.split(separator: "\n")[0].utf8)
+        let value = try WireJSONParser.parse(json.out.split(separator: "\n")[0].utf8)
         #expect(value["sensor"]?.stringValue == "bmi160")
         #expect(value["gyro_bias_rad_s"]?[0]?.doubleValue == 0.0012)
         #expect(value["accel_scale"]?[1]?.doubleValue == 0.998)

@@ -126,7 +126,7 @@ final class FakeDaemon: @unchecked Sendable {
         switch request {
         case .status: return [status]
         case .poll: return [state(seq: 7)]
-        case .sensors: return [ServerMessage.sensors([]).encodedLine()]
+        case .sensors: return [ServerMessage.sensors(json: "[]").encodedLine()]
         case let .watch(w):
             return [ServerMessage.watch(enable: w.enable, items: w.items, maxRateHz: w.maxRateHz ?? 60).encodedLine(),
                     state(seq: 10, index: 3, position: 3, phase: "idle"),

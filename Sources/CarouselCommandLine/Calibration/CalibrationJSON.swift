@@ -4,7 +4,7 @@ import MotionFusion
 /// `carouselctl calibration show --json`: the file's values with snake_case keys as in the file.
 enum CalibrationJSON {
     static func render(_ file: CalibrationFile, path: String, ageSeconds: Int64?, applied: Bool?) -> String {
-        var w = JSONWriter()
+        var w = WireJSONWriter()
         func vector(_ v: Vector3?) { if let v { w.numbers([v.x, v.y, v.z]) } else { w.null() } }
         let c = file.calibration
         w.beginObject()

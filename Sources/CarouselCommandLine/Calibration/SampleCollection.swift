@@ -90,7 +90,7 @@ enum SampleCollection {
     }
 
     /// A `SAMPLE {time_ns, accel, gyro}` object as an `IMUSample`, nil when malformed.
-    static func parseSample(_ message: JSONValue) -> IMUSample? {
+    static func parseSample(_ message: WireJSON) -> IMUSample? {
         guard let t = message["time_ns"]?.doubleValue, let a = message["accel"]?.arrayValue, a.count == 3,
               let ax = a[0].doubleValue, let ay = a[1].doubleValue, let az = a[2].doubleValue else { return nil }
         var gyro: Vector3?

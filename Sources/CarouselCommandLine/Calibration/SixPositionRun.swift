@@ -13,6 +13,14 @@ public enum SixPositionRun {
     /// The pose order of `--from-files` and of the interactive prompts.
     public static let poses: [DeviceAxis] = [.plusX, .minusX, .plusY, .minusY, .plusZ, .minusZ]
 
+    /// Stillness within a pose: 0.3 s windows, accelerometer spread ≤ 0.3 m/s², gyro spread
+    /// ≤ 0.1 rad/s, mean rate ≤ 0.3 rad/s. Looser than the still calibration's rule because only
+    /// the accelerometer mean matters here and a bench may vibrate (the NCSU captures reach a
+    /// per-axis std of 0.022 g at rest, MotionFusion's NCSU test uses the same detector); the
+    /// mean over hundreds of samples averages that noise out.
+    public static let poseDetector = StillnessDetector(windowSeconds: 0.3, accelStdLimit: 0.3, gyroStdLimit: 0.1,
+                                                       gyroMeanLimit: 0.3)
+
     /// One pose's still mean.
     public struct Pose: Equatable, Sendable {
         public var axis: DeviceAxis
@@ -43,11 +51,11 @@ public enum SixPositionRun {
     /// - Parameters:
     ///   - captures: six sample arrays in `poses` order, each with a name (file path or "pose 1")
     ///     for messages.
-    ///   - detector: the stillness criterion (MotionFusion's defaults).
+    ///   - detector: the stillness criterion (`poseDetector`).
     /// - Throws: `Failure` when a capture has no still window, its still mean does not point
     ///   within 45° of its pose's axis, or the fit is impossible.
     public static func compute(_ captures: [(name: String, samples: [IMUSample])],
-                               detector: StillnessDetector = StillnessDetector()) throws(Failure) -> Result {
+                               detector: StillnessDetector = poseDetector) throws(Failure) -> Result {
         guard captures.count == poses.count else {
             throw Failure(message: "six-position calibration needs 6 captures (+x -x +y -y +z -z), got \(captures.count)")
         }

@@ -5,7 +5,7 @@ import CarouselProtocol
 enum ControlRequest {
     /// `{"cmd":"scroll_to","index":N,"animated":B}`
     static func scrollTo(index: Int, animated: Bool) -> String {
-        var w = JSONWriter()
+        var w = WireJSONWriter()
         w.beginObject()
         w.key("cmd"); w.string("scroll_to")
         w.key("index"); w.int(index)
@@ -16,7 +16,7 @@ enum ControlRequest {
 
     /// `{"cmd":"set_count","count":N}`
     static func setCount(_ count: Int) -> String {
-        var w = JSONWriter()
+        var w = WireJSONWriter()
         w.beginObject()
         w.key("cmd"); w.string("set_count")
         w.key("count"); w.int(count)
@@ -26,7 +26,7 @@ enum ControlRequest {
 
     /// `{"cmd":"watch","enable":true,"items":B[,"max_rate_hz":R]}`
     static func watch(items: Bool, maxRateHz: Double?) -> String {
-        var w = JSONWriter()
+        var w = WireJSONWriter()
         w.beginObject()
         w.key("cmd"); w.string("watch")
         w.key("enable"); w.bool(true)

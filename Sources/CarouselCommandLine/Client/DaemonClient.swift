@@ -24,7 +24,7 @@ public final class DaemonClient {
     /// How long to wait for a reply, seconds.
     public var timeoutSeconds: Double
     /// The daemon's `VERSION` greeting.
-    public private(set) var greeting: JSONValue = .null
+    public private(set) var greeting: WireJSON = .null
     /// The text of the last message read (without newline), for `--json` pass-through.
     public private(set) var lastLine = ""
 
@@ -99,7 +99,7 @@ public final class DaemonClient {
     /// - Parameter timeoutSeconds: how long to wait; nil waits forever.
     /// - Returns: the parsed object, or nil when nothing arrived in time.
     /// - Throws: `CommandError(.ioError)` when the daemon closed the connection or sent bad JSON.
-    public func readMessage(timeoutSeconds: Double?) throws(CommandError) -> JSONValue? {
+    public func readMessage(timeoutSeconds: Double?) throws(CommandError) -> WireJSON? {
         let deadline = timeoutSeconds.map { clinux_monotonic_ns() + Int64($0 * 1e9) }
         while true {
             let next: ArraySlice<UInt8>?
@@ -112,7 +112,7 @@ public final class DaemonClient {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 lastLine = String(decoding: line, as: UTF8.self)
                 do {
-                    return try JSONParser.parse(line)
+                    return try WireJSONParser.parse(line)
                 } catch {
                     throw CommandError(.ioError, "\(socketPath): the daemon sent invalid JSON (\(error))")
                 }
@@ -145,7 +145,7 @@ public final class DaemonClient {
     /// STATE/INDEX/SENSOR/SAMPLE messages a watching connection may receive meanwhile.
     /// - Throws: `CommandError` for an `ERROR` reply (mapped as described on the type), a timeout
     ///   (74) or a closed connection (74).
-    public func request(_ request: String, cmd: String, expecting: Set<String>) throws(CommandError) -> JSONValue {
+    public func request(_ request: String, cmd: String, expecting: Set<String>) throws(CommandError) -> WireJSON {
         try send(request)
         let deadline = clinux_monotonic_ns() + Int64(timeoutSeconds * 1e9)
         while true {
@@ -160,7 +160,7 @@ public final class DaemonClient {
     }
 
     /// The `CommandError` for an `ERROR {code, message, cmd?}` object.
-    public static func error(from message: JSONValue, cmd: String, socketPath: String) -> CommandError {
+    public static func error(from message: WireJSON, cmd: String, socketPath: String) -> CommandError {
         let code = message["code"]?.stringValue ?? "?"
         let text = message["message"]?.stringValue ?? ""
         let what = "carouseld refused '\(cmd)': \(code)\(text.isEmpty ? "" : ": \(text)")"

@@ -11,7 +11,7 @@ public enum DaemonSensors {
     /// - Returns: the `sensors` array of the `SENSORS` reply and its JSON text (compact, as
     ///   `sensors --json` prints it).
     /// - Throws: `CommandError` for a daemon that answers but fails (77 permission, 74 I/O, …).
-    public static func fetch(socketPath: String) throws(CommandError) -> (sensors: [JSONValue], json: String)? {
+    public static func fetch(socketPath: String) throws(CommandError) -> (sensors: [WireJSON], json: String)? {
         let client: DaemonClient
         do {
             client = try DaemonClient(socketPath: socketPath)
@@ -22,20 +22,20 @@ public enum DaemonSensors {
         defer { client.close() }
         let reply = try client.request(#"{"cmd":"sensors"}"#, cmd: "sensors", expecting: ["SENSORS"])
         let list = reply["sensors"]?.arrayValue ?? []
-        return (list, JSONValueText.encode(.array(list)))
+        return (list, WireJSONText.encode(.array(list)))
     }
 }
 
-/// Compact JSON text of a `JSONValue` (through CarouselProtocol's `JSONWriter`, so numbers are
+/// Compact JSON text of a `WireJSON` (through CarouselProtocol's `WireJSONWriter`, so numbers are
 /// finite and never `-0`).
-public enum JSONValueText {
-    public static func encode(_ value: JSONValue) -> String {
-        var w = JSONWriter()
+public enum WireJSONText {
+    public static func encode(_ value: WireJSON) -> String {
+        var w = WireJSONWriter()
         write(value, to: &w)
         return w.text
     }
 
-    static func write(_ value: JSONValue, to w: inout JSONWriter) {
+    static func write(_ value: WireJSON, to w: inout WireJSONWriter) {
         switch value {
         case .null: w.null()
         case let .bool(b): w.bool(b)

@@ -3,7 +3,7 @@ import CarouselProtocol
 /// Human-readable renderings of STATUS and STATE objects (`carouselctl status` and `watch`).
 /// Missing fields print as `?`, so a newer or older daemon never makes the client fail.
 enum StatusText {
-    static func render(greeting: JSONValue, status: JSONValue, state: JSONValue, socketPath: String) -> String {
+    static func render(greeting: WireJSON, status: WireJSON, state: WireJSON, socketPath: String) -> String {
         let release = status["release"]?.stringValue ?? greeting["release"]?.stringValue ?? "?"
         let proto = "\(greeting["proto_major"]?.intValue.map(String.init) ?? "?").\(greeting["proto_minor"]?.intValue.map(String.init) ?? "?")"
         var text = "carouseld \(release) (protocol \(proto)) on \(socketPath)\n"
@@ -32,7 +32,7 @@ enum StatusText {
     }
 
     /// One compact line per STATE for `watch`: seq, index/count, position, phase, tilt, sensor.
-    static func stateLine(_ state: JSONValue) -> String {
+    static func stateLine(_ state: WireJSON) -> String {
         let seq = state["seq"]?.intValue.map(String.init) ?? "?"
         let index = state["index"]?.intValue.map(String.init) ?? "-"
         let count = state["count"]?.intValue.map(String.init) ?? "?"
@@ -44,7 +44,7 @@ enum StatusText {
     }
 
     /// A number with `decimals` decimals, `?` when absent.
-    static func number(_ value: JSONValue?, _ decimals: Int) -> String {
+    static func number(_ value: WireJSON?, _ decimals: Int) -> String {
         guard let v = value?.doubleValue, v.isFinite else { return "?" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

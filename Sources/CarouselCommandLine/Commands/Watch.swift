@@ -38,7 +38,7 @@ enum WatchCommand {
             }
             var states = 0
             while true {
-                let message: JSONValue
+                let message: WireJSON
                 do throws(CommandError) {
                     guard let m = try client.readMessage(timeoutSeconds: nil) else { continue }
                     message = m
