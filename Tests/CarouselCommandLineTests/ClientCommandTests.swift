@@ -214,3 +214,57 @@ import MotionFusion
         #expect(result.json == sensorJSON)
     }
 }
+
+/// Interactive `calibrate --six-position` through a daemon: each Enter starts a `samples`
+/// capture; the fake daemon serves the six poses in turn (per-axis offset 0.1, 0.2, −0.1 m/s²
+/// and scale errors +1 %, −2 %, 0 %, i.e. raw = offset + true / scale).
+@Suite(.serialized) struct ClientInteractiveSixPositionTests {
+    @Test func promptsSixPosesAndFitsOffsetAndScale() throws {
+        let offset = [0.1, 0.2, -0.1], scale = [1.01, 0.98, 1.0]
+        let g = 9.80665
+        let poses: [[Double]] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]
+        final class Counter: @unchecked Sendable { var pose = 0 }
+        let counter = Counter()
+        let daemon = try FakeDaemon(respond: { request in
+            guard case .samples(enable: true) = request else {
+                if case .samples = request { return [] }
+                return FakeDaemon.standard(request)
+            }
+            let truth = poses[min(counter.pose, 5)].map { $0 * g }
+            counter.pose += 1
+            // 100 samples with a ±0.01 m/s² alternation (still, but not constant).
+            let lines = (0..<100).map { i -> [UInt8] in
+                let raw = (0..<3).map { offset[$0] + truth[$0] / scale[$0] + (i % 2 == 0 ? 0.01 : -0.01) }
+                return ServerMessage.sample(timeNanoseconds: Int64(counter.pose * 1_000_000_000 + i * 10_000_000),
+                                            accel: raw, gyro: [0.001, 0.002, -0.001]).encodedLine()
+            }
+            return [ServerMessage.ack(cmd: "samples").encodedLine()] + lines
+        })
+        defer { daemon.stop() }
+
+        // Six Enters on standard input (a pipe, so no confirmation prompt either).
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let saved = dup(STDIN_FILENO)
+        dup2(fds[0], STDIN_FILENO)
+        _ = "\n\n\n\n\n\n".withCString { write(fds[1], $0, 6) }
+        close(fds[1])
+        defer { dup2(saved, STDIN_FILENO); close(saved); close(fds[0]) }
+
+        let dir = makeTempDirectory("interactive")
+        let run = runCtl(["calibrate", "--six-position", "--socket", daemon.socketPath, "--duration", "0.5",
+                          "--config", writeTestConfig(in: dir)])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        for axis in ["+X", "-X", "+Y", "-Y", "+Z", "-Z"] {
+            #expect(run.err.contains("Place the device with \(axis) pointing up"))
+        }
+        let file = try readCalibration(dir + "/calibration.conf")
+        #expect(file.method == "six-position")
+        let c = file.calibration
+        #expect(abs(c.accelOffset.x - 0.1) < 1e-6 && abs(c.accelOffset.y - 0.2) < 1e-6 && abs(c.accelOffset.z + 0.1) < 1e-6)
+        #expect(abs(c.accelScale.x - 1.01) < 1e-6 && abs(c.accelScale.y - 0.98) < 1e-6 && abs(c.accelScale.z - 1) < 1e-6)
+        #expect((c.gyroBias - Vector3(0.001, 0.002, -0.001)).length < 1e-12)
+        #expect(file.samples == 600)
+        #expect(run.out.contains("pose +x up:     9.8067 m/s² = 1 g after calibration (100 samples)"))
+    }
+}
