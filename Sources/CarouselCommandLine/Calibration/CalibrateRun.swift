@@ -73,6 +73,7 @@ enum CalibrateRun {
             let selector = args.value("--sensor") ?? (sensorSettings.device.isEmpty ? nil : sensorSettings.device)
             let convention: AccelConvention = sensorSettings.accelConvention == .gravity ? .gravity : .specificForce
             return try SampleCollection.fromSensor(selector: selector, uri: sensorSettings.uri, sampleRateHz: sensorSettings.sampleRateHz,
+                                                   mode: IIOReadMode(rawValue: sensorSettings.mode.rawValue) ?? .auto,
                                                    convention: convention, durationSeconds: seconds, io: io, label: label)
         }
 

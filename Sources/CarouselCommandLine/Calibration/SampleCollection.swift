@@ -117,14 +117,15 @@ enum SampleCollection {
 
     /// Reads the IIO sensor directly for `durationSeconds` (as carouseld would: scale, offset,
     /// mount matrix, accel convention applied). SIGINT/SIGTERM abort the capture (nothing is written).
-    static func fromSensor(selector: String?, uri: String?, sampleRateHz: Double, convention: AccelConvention,
-                           durationSeconds: Double, io: CommandIO, label: String) throws(CommandError) -> CollectedSamples {
+    static func fromSensor(selector: String?, uri: String?, sampleRateHz: Double, mode: IIOReadMode = .auto,
+                           convention: AccelConvention, durationSeconds: Double, io: CommandIO,
+                           label: String) throws(CommandError) -> CollectedSamples {
         let signals: [Int32] = [SIGINT, SIGTERM]
         let signalFD = signals.withUnsafeBufferPointer { clinux_signalfd_for($0.baseAddress, Int32($0.count)) }
         guard signalFD >= 0 else { throw CommandError(.ioError, "signalfd: errno \(clinux_errno())") }
         defer { close(signalFD) }
         let source = IIOSensorSource(
-            configuration: IIOSourceConfiguration(uri: uri, device: selector, sampleRateHz: sampleRateHz,
+            configuration: IIOSourceConfiguration(uri: uri, device: selector, sampleRateHz: sampleRateHz, mode: mode,
                                                   accelConvention: convention, watchHotplug: false),
             log: { io.err($0 + "\n") })
         do {
