@@ -123,7 +123,15 @@ enum SampleCollection {
         let signals: [Int32] = [SIGINT, SIGTERM]
         let signalFD = signals.withUnsafeBufferPointer { clinux_signalfd_for($0.baseAddress, Int32($0.count)) }
         guard signalFD >= 0 else { throw CommandError(.ioError, "signalfd: errno \(clinux_errno())") }
-        defer { close(signalFD) }
+        defer {
+            close(signalFD)
+            // Ctrl-C must work again at the next six-position prompt (a pending one ends us there,
+            // before anything is written).
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in signals { sigaddset(&set, s) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        }
         let source = IIOSensorSource(
             configuration: IIOSourceConfiguration(uri: uri, device: selector, sampleRateHz: sampleRateHz, mode: mode,
                                                   accelConvention: convention, watchHotplug: false),
