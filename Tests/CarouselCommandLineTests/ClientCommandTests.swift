@@ -268,3 +268,21 @@ import MotionFusion
         #expect(run.out.contains("pose +x up:     9.8067 m/s² = 1 g after calibration (100 samples)"))
     }
 }
+
+/// Replies are matched to their request by `cmd`.
+@Suite(.serialized) struct ClientReplyMatchingTests {
+    @Test func ackOfAnEarlierCommandIsNotTheReply() throws {
+        let daemon = try FakeDaemon(respond: { request in
+            switch request {
+            // A stale ACK for another command arrives before the real reply.
+            case .reload: return [ServerMessage.ack(cmd: "samples").encodedLine(),
+                                  ServerMessage.error(ProtocolError(.unavailable, "calibration.conf:3: bad", cmd: "reload")).encodedLine()]
+            default: return FakeDaemon.standard(request)
+            }
+        })
+        defer { daemon.stop() }
+        let run = runCtl(["reload", "--socket", daemon.socketPath])
+        #expect(run.status == .configuration, "stderr: \(run.err)")
+        #expect(run.err.contains("calibration.conf:3: bad"))
+    }
+}

@@ -142,7 +142,8 @@ public final class DaemonClient {
     }
 
     /// Sends `request` and returns the first reply whose `class` is in `expecting`, skipping the
-    /// STATE/INDEX/SENSOR/SAMPLE messages a watching connection may receive meanwhile.
+    /// STATE/INDEX/SENSOR/SAMPLE messages a watching connection may receive meanwhile, and
+    /// ACK/ERROR replies that name another command.
     /// - Throws: `CommandError` for an `ERROR` reply (mapped as described on the type), a timeout
     ///   (74) or a closed connection (74).
     public func request(_ request: String, cmd: String, expecting: Set<String>) throws(CommandError) -> WireJSON {
@@ -154,6 +155,9 @@ public final class DaemonClient {
                 throw CommandError(.ioError, "\(socketPath): no reply to '\(cmd)' within \(fmt(timeoutSeconds)) s")
             }
             let kind = message["class"]?.stringValue ?? ""
+            // ACK and ERROR name their command: one for an earlier request (e.g. the ACK of
+            // `samples` disabling the stream) is not this reply.
+            if kind == "ACK" || kind == "ERROR", let other = message["cmd"]?.stringValue, other != cmd { continue }
             if expecting.contains(kind) { return message }
             if kind == "ERROR" { throw Self.error(from: message, cmd: cmd, socketPath: socketPath) }
         }
