@@ -48,7 +48,7 @@ public struct AtomicFileWriter: Sendable {
         let directory = PathName.directory(of: path)
         let base = PathName.lastComponent(of: path)
         var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw FileIOError(path: path, operation: "create a temporary file in \(directory)", errno: errno) }
         let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var committed = false
@@ -140,7 +140,10 @@ enum PosixFile {
     static func writeAll(fd: Int32, bytes: [UInt8], path: String) throws(FileIOError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(fd, base + offset, buffer.count - offset)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileIOError(path: path, operation: "write", errno: errno)
@@ -157,7 +160,10 @@ enum PosixFile {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(fd, base, buffer.count)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileIOError(path: path, operation: "read", errno: errno)

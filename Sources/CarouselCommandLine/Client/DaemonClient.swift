@@ -86,7 +86,10 @@ public final class DaemonClient {
         bytes.append(0x0A)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.send(fd, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw CommandError(.ioError, "\(socketPath): send failed: \(Self.errnoText(errno))")
@@ -131,7 +134,10 @@ public final class DaemonClient {
             }
             if ready == 0 { continue }  // re-check the deadline
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return recv(fd, base, buffer.count, 0)
+            }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw CommandError(.ioError, "\(socketPath): receive failed: \(Self.errnoText(errno))")
