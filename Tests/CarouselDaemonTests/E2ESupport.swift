@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// A `carouseld` started from the built product on a unique socket under /tmp, with a config
-/// written for the test. Defaults: replay of the bundled demo recording, tilt off (so only
-/// commands move the carousel), 10 items, viewport 375 × 200, item 250 × 160, spacing 10 (pitch
+/// written for the test. Defaults: an IIO sensor name that matches nothing (status `absent` on
+/// any machine, and no samples, so only commands move the carousel), tilt off, 10 items, viewport 375 × 200, item 250 × 160, spacing 10 (pitch
 /// p = 260 points), max_rate_hz 60.
 final class E2EDaemon {
     let process: DaemonProcess
@@ -16,8 +16,7 @@ final class E2EDaemon {
     /// Config sections and keys; `overrides` replace or add keys (`["server": ["max_clients": "2"]]`).
     static func configText(socketPath: String, overrides: [String: [String: String]] = [:]) -> String {
         var sections: [(String, [(String, String)])] = [
-            ("sensor", [("source", "replay"), ("replay_file", TestPaths.packageRoot + "/data/demo-recording.csv"),
-                        ("replay_loop", "yes"), ("replay_speed", "1")]),
+            ("sensor", [("source", "iio"), ("device", "carouseld-test-no-such-sensor")]),
             ("tilt", [("enabled", "no")]),
             ("carousel", [("count", "10"), ("viewport_width", "375"), ("viewport_height", "200"),
                           ("item_width", "250"), ("item_height", "160"), ("spacing", "10")]),
