@@ -1,32 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarouselTestSupport
 import MotionFusion
 import Testing
 @testable import IIOSensors
 
-/// Pure parts of IIOSensors: mount matrix parsing, calibration maths, rate choice, JSON.
-struct MountMatrixParsingTests {
-    @Test func parsesKernelFormat() {
-        let m = SensorMountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
-        #expect(m?.rows == [[0, 1, 0], [-1, 0, 0], [0, 0, 1]])
-        #expect(SensorMountMatrix(parsing: " 1,0,0 ;0,1,0; 0,0,1\n") == .identity)
-    }
-
-    @Test func rejectsAllZeroRowAndMalformedText() {
-        #expect(SensorMountMatrix(parsing: "1, 0, 0; 0, 0, 0; 0, 0, 1") == nil)
-        #expect(SensorMountMatrix(parsing: "1, 0; 0, 1") == nil)
-        #expect(SensorMountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, x") == nil)
-        // A decimal comma is not a number here, whatever the locale.
-        #expect(SensorMountMatrix(parsing: "0,5, 0, 0; 0, 1, 0; 0, 0, 1") == nil)
-        #expect(SensorMountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, nan") == nil)
-    }
-
-    @Test func determinantOfReflectionIsMinusOne() {
-        #expect(SensorMountMatrix(parsing: "-1, 0, 0; 0, 1, 0; 0, 0, 1")?.determinant == -1)
-        #expect(SensorMountMatrix.identity.determinant == 1)
-    }
-}
-
+/// Pure parts of IIOSensors: calibration maths, rate choice, selection, JSON. (Mount-matrix
+/// parsing is MotionFusion's `MountMatrix`, tested there; its precedence is tested end to end.)
 struct SampleTransformTests {
-    let reflection = SensorMountMatrix(rows: [[-1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    let reflection = MountMatrix(rows: (Vector3(-1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)))
 
     @Test func accelIsScaledMountedAndNegated() {
         let t = SampleTransform(
@@ -109,5 +92,114 @@ struct SensorSelectionTests {
         #expect(SensorInfo.jsonArray([]) == "[]")
         #expect(jsonNumber(-0.0) == "0")
         #expect(jsonString("a\"b\n") == "\"a\\\"b\\n\"")
+    }
+}
+
+@Suite(.serialized) struct RecorderReplayTests {
+    @Test func recorderRoundTripsThroughReplay() throws {
+        let path = "/tmp/carousel-replay-\(getpid()).csv"
+        let recorded = [
+            IMUSample(timestampNanoseconds: 1_000_000_000, accel: Vector3(0.1, -0.2, 9.81), gyro: Vector3(0.01, 0, -0.02)),
+            IMUSample(timestampNanoseconds: 1_010_000_000, accel: Vector3(0.2, -0.1, 9.8), gyro: nil),
+        ]
+        let recorder = try Recorder(path: path)
+        try recorder.append(recorded)
+        // Not under its final name until finished.
+        #expect(access(path, F_OK) != 0)
+        try recorder.finish()
+        #expect(readTextFile(path)?.hasPrefix("timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n") == true)
+
+        let replay = try ReplaySource(path: path, asFastAsPossible: true)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 2)
+        #expect(out.map(\.accel) == recorded.map(\.accel))
+        #expect(out.map(\.gyro) == recorded.map(\.gyro))
+        // Mapped onto the monotonic clock, 10 ms apart as recorded.
+        #expect(out[1].timestampNanoseconds - out[0].timestampNanoseconds == 10_000_000)
+        #expect(replay.status == .replay)
+        #expect(replay.finished)
+        unlink(path)
+    }
+
+    func writeRecording(_ rows: [String]) -> String {
+        let path = "/tmp/carousel-replay-rt-\(getpid())-\(rows.count).csv"
+        let text = (["timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"] + rows).joined(separator: "\n") + "\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        return path
+    }
+
+    @Test func realTimePacingWithSpeedFactor() throws {
+        // 100 ms apart as recorded; at speed 10 they come due 10 ms apart.
+        let path = writeRecording(["0,0,0,9.8,,,", "100000000,0,0,9.7,,,", "200000000,0,0,9.6,,,"])
+        defer { unlink(path) }
+        let replay = try ReplaySource(path: path, speed: 10)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 1)  // only the first is due at start
+        let fd = try #require(replay.pollDescriptor)
+        while out.count < 3 {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&p, 1, 2000) == 1, "the replay timerfd never fired")
+            try replay.readAvailable(into: &out)
+        }
+        #expect(out.map(\.accel.z) == [9.8, 9.7, 9.6])
+        #expect(out[1].timestampNanoseconds - out[0].timestampNanoseconds == 10_000_000)
+        #expect(out[2].timestampNanoseconds - out[0].timestampNanoseconds == 20_000_000)
+        #expect(replay.sampleRateHz == 100)
+        #expect(replay.finished)
+    }
+
+    @Test func loopKeepsTimeIncreasing() throws {
+        let path = writeRecording(["1000,1,0,0,,,", "11000,2,0,0,,,"])
+        defer { unlink(path) }
+        let replay = try ReplaySource(path: path, loop: true, asFastAsPossible: true)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        try replay.readAvailable(into: &out)
+        #expect(out.map(\.accel.x) == [1, 2, 1, 2])
+        // One median interval (10 µs) after the last sample, the next pass starts.
+        let t = out.map { $0.timestampNanoseconds - out[0].timestampNanoseconds }
+        #expect(t == [0, 10_000, 20_000, 30_000])
+        #expect(!replay.finished)
+    }
+
+    @Test func badRecordingNamesFileAndLine() {
+        let path = "/tmp/carousel-replay-bad-\(getpid()).csv"
+        let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n1,0,0,9.8,,,\n2,zz,0,9.8,,,\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        do {
+            _ = try ReplaySource(path: path)
+            Issue.record("expected an error")
+        } catch {
+            if case let .recording(file, line, _) = error {
+                #expect(file == path)
+                #expect(line == 3)
+            } else {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        unlink(path)
+    }
+}
+
+struct BufferFailureMessageTests {
+    @Test func ebusyNamesTheLikelyHolder() {
+        let source = IIOSensorSource(configuration: IIOSourceConfiguration())
+        let info = SensorInfo(id: "iio:device0", name: "accel_3d", label: "", path: "/sys/x", dev: "/dev/iio:device0",
+                              kind: .accel, channels: [], mountMatrix: .identity, mountMatrixSource: .identity,
+                              gyroMountMatrix: nil, samplingFrequencyHz: nil, samplingFrequencyAvailableHz: [],
+                              buffered: true, triggers: [], warnings: [], location: "", parentPath: nil, grandparentPath: nil)
+        let busy = source.bufferFailureMessage(info, .io(device: "accel_3d (iio:device0)", what: "iio_device_create_buffer", errno: EBUSY))
+        #expect(busy == "accel_3d (iio:device0): buffer busy (iio_device_create_buffer: EBUSY): another process such as iio-sensor-proxy holds /dev/iio:device0")
+        let other = source.bufferFailureMessage(info, .io(device: "accel_3d (iio:device0)", what: "iio_device_create_buffer", errno: ENOENT))
+        #expect(other.contains("buffer unavailable") && other.contains("errno 2"))
     }
 }
