@@ -21,7 +21,7 @@ import CarouselProtocol
 
     @Test func calibrateHelpDocumentsThresholdsAndOptions() {
         let text = runCtl(["calibrate", "--help"]).out
-        for needle in ["0.1 m/s²", "0.02 rad/s", "--duration", "--output", "--socket", "--sensor", "--replay",
+        for needle in ["0.2 m/s²", "0.05 rad/s", "--duration", "--output", "--socket", "--sensor", "--replay",
                        "--six-position", "--from-files", "--yes", "--config", ".bak"] {
             #expect(text.contains(needle), "help lacks \(needle)")
         }

@@ -106,7 +106,7 @@ import CarouselTestSupport
 
     /// `calibrate` with a running daemon goes through its `samples` stream, binds the file to the
     /// replay source and makes the daemon reload. The daemon replays x-io's first 10 s at rest
-    /// (the demo recording is hand-held and is refused, see `demoRecordingIsRefusedAsMoving`).
+    /// (the demo recording soon tilts and is refused, see `demoRecordingIsRefusedAsMoving`).
     @Test func calibrateThroughRunningDaemon() throws {
         let still = makeTempDirectory("still-replay") + "/still.csv"
         var csv = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
@@ -150,10 +150,10 @@ import CarouselTestSupport
         #expect(try status.waitForExit(timeoutSeconds: 20).status == 0)
     }
 
-    /// The demo recording's first seconds are hand-held: the daemon's samples are refused (65).
+    /// The demo recording starts tilting after about 3.5 s: 5 s of the daemon's samples are refused (65).
     @Test func demoRecordingIsRefusedAsMoving() throws {
         let daemon = try Daemon()
-        let run = runCtl(["calibrate", "--config", daemon.config, "--duration", "1", "--yes"])
+        let run = runCtl(["calibrate", "--config", daemon.config, "--duration", "5", "--yes"])
         #expect(run.status == .dataError)
         #expect(run.err.contains("the device moved during calibration"))
         #expect(!fileExists(daemon.dir + "/calibration.conf"))

@@ -10,7 +10,7 @@ enum CalibrateCommand {
         Still calibration (default): leave the device at rest in its normal position for \
         --duration seconds (default 10). The mean gyro rate becomes the gyro bias, the mean \
         acceleration the neutral tilt, the spreads the noise figures. The device must not move: \
-        a standard deviation above 0.1 m/s² on an accelerometer axis or above 0.02 rad/s on a \
+        a standard deviation above 0.2 m/s² on an accelerometer axis or above 0.05 rad/s on a \
         gyroscope axis, or a mean rotation above 0.2 rad/s, refuses the calibration (exit 65). \
         It reports which device axis points up and warns when that contradicts [sensor] \
         accel_convention or [tilt] display_rotation. An earlier six-position result for the same \
