@@ -29,15 +29,15 @@ import CarouselTestSupport
 
         """)
         let process = try UmockdevProcess(TestPaths.product("carouselctl"),
-                                          ["calibrate", "--config", config, "--duration", "1", "--yes"], testbed: bed)
+                                          ["calibrate", "--config", config, "--duration", "2", "--yes"], testbed: bed)
         let result = try process.waitForExit(timeoutSeconds: 30)
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardError.contains("carouseld is not running: reading the sensor directly"))
-        #expect(result.standardError.contains("calibrating: 0/1.0 s"))  // plain progress lines: not a TTY
+        #expect(result.standardError.contains("calibrating: 0/2.0 s"))  // plain progress lines: not a TTY
         let file = try readCalibration(dir + "/calibration.conf")
         #expect(file.sensorName == "mma8452")
         #expect(file.sensorPath.hasSuffix("iio:device0"))
-        #expect(file.samples >= 20 && file.samples <= 60)  // 1 s at 50 Hz
+        #expect(file.samples >= 20 && file.samples <= 110)  // 2 s at 50 Hz (fewer when the machine is loaded)
         let (x, y, z) = (0.9576, 1.9152, 9.805824)
         let pitch = atan2(y, z) * 180 / Double.pi
         let roll = atan2(-x, (y * y + z * z).squareRoot()) * 180 / Double.pi
