@@ -47,6 +47,5 @@ public struct DaemonOptions: Sendable {
 /// watchdog (`Watchdog.pingIntervalNanoseconds()`), reload on SIGHUP via
 /// `options.reloadConfiguration()`, and send `stopping()` before returning.
 public func runDaemon(options: DaemonOptions) -> ExitStatus {
-    options.logger.error("the daemon event loop is not implemented in this build")
-    return .software
+    runCarouseld(options: options)
 }

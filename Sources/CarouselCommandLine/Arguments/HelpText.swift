@@ -7,7 +7,7 @@ public func helpText(for spec: CommandSpec, program: String = "carouselctl") -> 
         usage += p.optional || p.variadic ? " [\(word)]" : " \(word)"
     }
     var text = "Usage: \(usage)\n\n\(spec.summary)\n"
-    if !spec.discussion.isEmpty { text += "\n\(spec.discussion)\n" }
+    if !spec.discussion.isEmpty { text += "\n" + wrapParagraphs(spec.discussion) }
     if !spec.positionals.isEmpty {
         text += "\nArguments:\n"
         for p in spec.positionals { text += row(p.name, p.help) }
@@ -46,8 +46,45 @@ public func overviewText(commands: [CommandSpec], program: String = "carouselctl
 
 private func row(_ left: String, _ right: String) -> String {
     let pad = max(1, 28 - left.count - 2)
+    // Help texts longer than the line continue under the help column, like man pages.
+    let lines = wrap(right, width: helpLineWidth - 28)
+    let rest = lines.dropFirst().map { String(repeating: " ", count: 28) + $0 + "\n" }.joined()
     if left.count + 2 >= 28 {
-        return "  \(left)\n" + String(repeating: " ", count: 28) + right + "\n"
+        return "  \(left)\n" + String(repeating: " ", count: 28) + (lines.first ?? "") + "\n" + rest
     }
-    return "  \(left)" + String(repeating: " ", count: pad) + right + "\n"
+    return "  \(left)" + String(repeating: " ", count: pad) + (lines.first ?? "") + "\n" + rest
+}
+
+/// Width help text is wrapped to (a classic 80-column terminal, minus one).
+let helpLineWidth = 79
+
+/// Wraps each line of `text` (a discussion whose paragraphs are single lines) to
+/// `helpLineWidth`, keeping blank lines and a line's leading indentation.
+func wrapParagraphs(_ text: String) -> String {
+    var out = ""
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let indent = String(line.prefix { $0 == " " })
+        for piece in wrap(String(line.dropFirst(indent.count)), width: helpLineWidth - indent.count) {
+            out += indent + piece + "\n"
+        }
+    }
+    return out
+}
+
+/// Greedy word wrap; a word longer than `width` stays whole on its own line.
+func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+        if current.isEmpty {
+            current = String(word)
+        } else if current.count + 1 + word.count <= width {
+            current += " " + word
+        } else {
+            lines.append(current)
+            current = String(word)
+        }
+    }
+    lines.append(current)
+    return lines
 }

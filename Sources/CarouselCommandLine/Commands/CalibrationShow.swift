@@ -1,10 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CarouselProtocol
+import CLinux
 
-/// `carouselctl calibration show`: Show the calibration file in use.
+/// `carouselctl calibration show`: the calibration file in use, parsed, with its sensor and age.
 enum CalibrationShowCommand {
     static let spec = CommandSpec(
         name: "calibration show",
-        summary: "Show the calibration file in use.",
-        run: { _, _ in throw CommandError(.software, "calibration show: not implemented yet") }
+        summary: "Show the calibration in use: values, sensor, age.",
+        discussion: """
+        Reads the calibration file (--file, else [calibration] file of the config, else \
+        /var/lib/carouseld/calibration.conf) and prints its values, the sensor it belongs to and \
+        its age. When carouseld runs, also says whether the daemon applies it. With --json: one \
+        object with file, sensor, sensor_path, created, age_s, samples, method, gyro_bias_rad_s, \
+        accel_offset_m_s2, accel_scale, neutral_roll_deg, neutral_pitch_deg, gyro_noise_rad_s, \
+        accel_noise_m_s2 (null when absent) and applied (null when the daemon is not running).
+        Exit status: 0 shown, 65 the file is invalid (the message names file:line), 66 no \
+        calibration file (the sensor is uncalibrated).
+        """,
+        options: [
+            OptionSpec("--json", help: "Print one JSON object for scripts."),
+            OptionSpec("--file", short: "-f", value: "FILE", help: "Calibration file to show (default: the daemon's)."),
+            OperatorSettings.socketOption,
+            OperatorSettings.configOption,
+        ],
+        run: { args, io in
+            let settings = try OperatorSettings.load(args, io: io)
+            let path = args.value("--file") ?? settings.configuration.calibration.file
+            let text: String
+            do throws(FileIOError) {
+                text = try PosixFile.readText(path)
+            } catch {
+                if error.errno == ENOENT {
+                    throw CommandError(.noInput, "no calibration file at \(path): the sensor is uncalibrated (run 'carouselctl calibrate')")
+                }
+                throw error.commandError
+            }
+            let file: CalibrationFile
+            do throws(CalibrationFileError) {
+                file = try CalibrationFile.parse(text: text, path: path)
+            } catch {
+                throw CommandError(.dataError, error.description)
+            }
+            let now = clinux_realtime_ns() / 1_000_000_000
+            let age = ISO8601UTC.parse(file.created).map { now - $0 }
+            // Whether the daemon applies it: only when one answers, quickly.
+            var applied: Bool?
+            if let client = try? DaemonClient(socketPath: settings.socketPath(args), timeoutSeconds: 2),
+               let status = try? client.request(ControlRequest.status, cmd: "status", expecting: ["STATUS"]),
+               let calibration = status["calibration"] {
+                applied = calibration["file"]?.stringValue == path && calibration["applied"]?.boolValue == true
+                client.close()
+            }
+            if args.has("--json") {
+                io.out(CalibrationJSON.render(file, path: path, ageSeconds: age, applied: applied) + "\n")
+                return .ok
+            }
+            var out = "calibration \(path)\n"
+            out += CalibrationReport.row("sensor:", CalibrationReport.sensorText(file))
+            out += CalibrationReport.row("created:", file.created.isEmpty ? "?" : file.created
+                                         + (age.map { " (\(ISO8601UTC.age(seconds: $0)) ago)" } ?? ""))
+            out += CalibrationReport.row("samples:", "\(file.samples)\(file.method.isEmpty ? "" : " (\(file.method))")")
+            out += CalibrationReport.body(file)
+            if let applied {
+                out += CalibrationReport.row("carouseld:", applied ? "applies it" : "does not apply it (another file, or another sensor)")
+            }
+            if !file.unknownKeys.isEmpty {
+                out += CalibrationReport.row("other keys:", file.unknownKeys.joined(separator: ", "))
+            }
+            io.out(out)
+            return .ok
+        }
     )
 }

@@ -1,0 +1,68 @@
+import CarouselProtocol
+
+/// Human-readable renderings of STATUS and STATE objects (`carouselctl status` and `watch`).
+/// Missing fields print as `?`, so a newer or older daemon never makes the client fail.
+enum StatusText {
+    static func render(greeting: WireJSON, status: WireJSON, state: WireJSON, socketPath: String) -> String {
+        let release = status["release"]?.stringValue ?? greeting["release"]?.stringValue ?? "?"
+        let proto = "\(greeting["proto_major"]?.intValue.map(String.init) ?? "?").\(greeting["proto_minor"]?.intValue.map(String.init) ?? "?")"
+        var text = "carouseld \(release) (protocol \(proto)) on \(socketPath)\n"
+        func row(_ name: String, _ value: String) { text += "  " + name.padding(13) + value + "\n" }
+        if let up = status["uptime_s"]?.doubleValue { row("uptime:", ISO8601UTC.age(seconds: Int64(up))) }
+        row("config:", status["config_path"]?.stringValue ?? "(built-in defaults)")
+        var sensor = status["sensor"]?.stringValue ?? "?"
+        if let name = status["sensor_name"]?.stringValue { sensor = "\(name): \(sensor)" }
+        if let rate = status["sample_rate_hz"]?.doubleValue { sensor += ", \(fmt(rate)) Hz" }
+        row("sensor:", sensor)
+        let clients = status["clients"]?.intValue.map(String.init) ?? "?"
+        let watchers = status["watchers"]?.intValue.map(String.init) ?? "?"
+        row("clients:", "\(clients) (\(watchers) watching)")
+        if let calibration = status["calibration"] {
+            let file = calibration["file"]?.stringValue ?? "(none configured)"
+            let applied = calibration["applied"]?.boolValue == true ? "applied" : "not applied"
+            row("calibration:", "\(file) (\(applied))")
+        }
+        let count = state["count"]?.intValue.map(String.init) ?? "?"
+        let index = state["index"]?.intValue.map(String.init) ?? "none"
+        row("carousel:", "item \(index) of \(count), position \(number(state["position"], 3)), \(state["phase"]?.stringValue ?? "?")")
+        let tilt = state["tilt"]
+        let enabled = tilt?["enabled"]?.boolValue == false ? "disabled" : "enabled"
+        row("tilt:", "roll \(number(tilt?["roll_deg"], 1))°, pitch \(number(tilt?["pitch_deg"], 1))° (\(enabled))")
+        return text
+    }
+
+    /// One compact line per STATE for `watch`: seq, index/count, position, phase, tilt, sensor.
+    static func stateLine(_ state: WireJSON) -> String {
+        let seq = state["seq"]?.intValue.map(String.init) ?? "?"
+        let index = state["index"]?.intValue.map(String.init) ?? "-"
+        let count = state["count"]?.intValue.map(String.init) ?? "?"
+        let phase = state["phase"]?.stringValue ?? "?"
+        let tilt = state["tilt"]
+        return "#\(seq.padding(6)) index \((index + "/" + count).padding(7)) position \(number(state["position"], 3).padding(9))"
+            + "\(phase.padding(15)) roll \((number(tilt?["roll_deg"], 1) + "°").padding(7)) pitch \((number(tilt?["pitch_deg"], 1) + "°").padding(7))"
+            + "sensor \(state["sensor"]?.stringValue ?? "?")"
+    }
+
+    /// A number with `decimals` decimals, `?` when absent.
+    static func number(_ value: WireJSON?, _ decimals: Int) -> String {
+        guard let v = value?.doubleValue, v.isFinite else { return "?" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let r = (v * scale).rounded() / scale
+        var s = (r == 0 ? 0 : r).description
+        // Pad to the requested decimals ("3.1" → "3.100") so columns line up.
+        if let dot = s.firstIndex(of: ".") {
+            let have = s.distance(from: dot, to: s.endIndex) - 1
+            if have < decimals { s += String(repeating: "0", count: decimals - have) }
+        }
+        if s.contains("e") { return v.description }
+        return s
+    }
+}
+
+extension String {
+    /// Left-aligned in a column of `width` characters plus one space.
+    func padding(_ width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count + 1)
+    }
+}

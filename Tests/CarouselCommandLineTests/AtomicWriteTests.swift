@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import CarouselProtocol
+import CarouselTestSupport
+@testable import CarouselCommandLine
+
+/// The calibration file is replaced atomically: a writer killed at any step leaves the old file
+/// whole (INTERFACES §3, issue 6).
+@Suite struct AtomicWriteTests {
+    /// Names in `dir` other than `.` and `..`.
+    func listing(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    @Test func writesNewFileThenKeepsPreviousAsBak() throws {
+        let dir = makeTempDirectory("atomic")
+        let path = dir + "/calibration.conf"
+        let writer = AtomicFileWriter()
+        #expect(try writer.write("first\n", to: path) == false)
+        #expect(readTextFile(path) == "first\n")
+        #expect(listing(dir) == ["calibration.conf"])
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o644)
+
+        #expect(try writer.write("second\n", to: path) == true)
+        #expect(readTextFile(path) == "second\n")
+        #expect(readTextFile(path + ".bak") == "first\n")
+        #expect(try writer.write("third\n", to: path) == true)
+        #expect(readTextFile(path + ".bak") == "second\n")
+        #expect(listing(dir) == ["calibration.conf", "calibration.conf.bak"])  // no temporary left
+    }
+
+    @Test func unwritableDirectoryIsAnErrorNamingThePath() {
+        #expect(throws: FileIOError.self) { try AtomicFileWriter().write("x", to: "/nonexistent-dir-carouselctl/c.conf") }
+        do {
+            try AtomicFileWriter().write("x", to: "/nonexistent-dir-carouselctl/c.conf")
+        } catch {
+            #expect(error.description.contains("/nonexistent-dir-carouselctl"))
+            #expect(error.exitStatus == .noInput)
+        }
+    }
+
+    /// Runs the built `carouselctl calibrate` with a fault point and checks what survives.
+    func killedRun(fault: String) throws -> (dir: String, old: String, status: Int32) {
+        let dir = makeTempDirectory("kill-\(fault)")
+        let config = writeTestConfig(in: dir)
+        let old = CalibrationFileTests.sample.serialized()
+        writeFile(dir + "/calibration.conf", old)
+        let process = try UmockdevProcess(
+            TestPaths.product("carouselctl"),
+            ["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+             "--config", config, "--yes"],
+            testbed: nil, environment: ["CAROUSELCTL_FAULT": fault])
+        let result = try process.waitForExit(timeoutSeconds: 60)
+        return (dir, old, result.status)
+    }
+
+    @Test func killedAfterTempWriteLeavesOldFileIntact() throws {
+        let (dir, old, status) = try killedRun(fault: "after-temp-write")
+        #expect(status == 128 + SIGKILL)
+        #expect(readTextFile(dir + "/calibration.conf") == old)
+        #expect(!fileExists(dir + "/calibration.conf.bak"))
+        // The abandoned temporary is complete too: the kill came after its fsync.
+        let temps = listing(dir).filter { $0.hasPrefix(".calibration.conf.tmp-") }
+        #expect(temps.count == 1)
+        let temp = try readCalibration(dir + "/" + (temps.first ?? ""))
+        #expect(temp.samples == 1001)
+    }
+
+    @Test func killedAfterBackupLeavesOldFileAndBak() throws {
+        let (dir, old, status) = try killedRun(fault: "after-backup")
+        #expect(status == 128 + SIGKILL)
+        #expect(readTextFile(dir + "/calibration.conf") == old)
+        #expect(readTextFile(dir + "/calibration.conf.bak") == old)
+    }
+
+    @Test func unkilledRunReplacesAndKeepsBak() throws {
+        let dir = makeTempDirectory("nokill")
+        let config = writeTestConfig(in: dir)
+        let old = CalibrationFileTests.sample.serialized()
+        writeFile(dir + "/calibration.conf", old)
+        let process = try UmockdevProcess(
+            TestPaths.product("carouselctl"),
+            ["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+             "--config", config, "--yes"], testbed: nil)
+        let result = try process.waitForExit(timeoutSeconds: 60)
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(readTextFile(dir + "/calibration.conf.bak") == old)
+        #expect(try readCalibration(dir + "/calibration.conf").samples == 1001)
+        #expect(listing(dir) == ["calibration.conf", "calibration.conf.bak", "carouseld.conf"])
+    }
+}

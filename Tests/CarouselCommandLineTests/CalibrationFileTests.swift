@@ -1,0 +1,147 @@
+import Testing
+import CarouselProtocol
+import CarouselTestSupport
+import MotionFusion
+@testable import CarouselCommandLine
+
+/// The calibration file format of INTERFACES §3, `calibration show` and `calibration reset`.
+@Suite struct CalibrationFileTests {
+    static let sample = CalibrationFile(
+        sensorName: "bmi160", sensorPath: "/sys/bus/iio/devices/iio:device0",
+        calibration: Calibration(gyroBias: Vector3(0.0012, -0.0004, 3.0e-5), accelOffset: Vector3(0.05, -0.02, 0),
+                                 accelScale: Vector3(1.002, 0.998, 1), neutralRoll: 0.5 * Double.pi / 180,
+                                 neutralPitch: -12.25 * Double.pi / 180),
+        created: "2026-11-29T12:00:00Z", samples: 1000, method: "still",
+        gyroNoise: Vector3(0.001, 0.0011, 0.0012), accelNoise: Vector3(0.01, 0.012, 0.015))
+
+    @Test func serializesTheDocumentedKeysWithComments() {
+        let text = Self.sample.serialized()
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("# ") == true)
+        #expect(text.contains("# created 2026-11-29T12:00:00Z, sensor bmi160 (/sys/bus/iio/devices/iio:device0), 1000 samples, still\n"))
+        #expect(lines.contains("[calibration]"))
+        #expect(lines.contains("sensor = bmi160"))
+        #expect(lines.contains("sensor_path = /sys/bus/iio/devices/iio:device0"))
+        #expect(lines.contains("gyro_bias_rad_s = 0.0012 -0.0004 3e-05"))
+        #expect(lines.contains("accel_offset_m_s2 = 0.05 -0.02 0"))
+        #expect(lines.contains("accel_scale = 1.002 0.998 1"))
+        #expect(lines.contains("neutral_pitch_deg = -12.25"))
+        #expect(lines.contains("created = 2026-11-29T12:00:00Z"))
+        #expect(lines.contains("samples = 1000"))
+        #expect(lines.contains("gyro_noise_rad_s = 0.001 0.0011 0.0012"))
+        #expect(!text.contains("-0 ") && !text.contains("-0\n"))
+    }
+
+    @Test func roundTripsExactly() throws {
+        let parsed = try CalibrationFile.parse(text: Self.sample.serialized(), path: "c.conf")
+        #expect(parsed.sensorName == Self.sample.sensorName)
+        #expect(parsed.calibration.gyroBias == Self.sample.calibration.gyroBias)
+        #expect(parsed.calibration.accelScale == Self.sample.calibration.accelScale)
+        #expect(abs(parsed.calibration.neutralPitchDegrees - -12.25) < 1e-12)
+        #expect(parsed.gyroNoise == Self.sample.gyroNoise && parsed.accelNoise == Self.sample.accelNoise)
+        #expect(parsed.samples == 1000 && parsed.method == "still" && parsed.unknownKeys.isEmpty)
+    }
+
+    @Test func acceptsCRLFCommasInlineCommentsAndUnknownKeys() throws {
+        let text = "; hand-made\r\n[calibration]\r\nsensor = mma8452\r\ngyro_bias_rad_s = 0, 0, 0\r\n"
+            + "accel_offset_m_s2 = 0.1,0.2,0.3 ; measured\r\naccel_scale = 1 1 1\r\nneutral_roll_deg = 2\r\n"
+            + "neutral_pitch_deg = 0\r\ntemperature_c = 21\r\n[other]\r\nx = y\r\n"
+        let file = try CalibrationFile.parse(text: text, path: "h.conf")
+        #expect(file.calibration.accelOffset == Vector3(0.1, 0.2, 0.3))
+        #expect(file.sensorPath == "" && file.samples == 0 && file.gyroNoise == nil)
+        #expect(file.unknownKeys == ["temperature_c"])
+        #expect(abs(file.calibration.neutralRoll - 2 * Double.pi / 180) < 1e-15)
+    }
+
+    @Test(arguments: [
+        ("sensor = x\n", "c.conf:1: key outside the [calibration] section"),
+        ("[other]\nsensor = x\n", "c.conf: no [calibration] section"),
+        ("[calibration]\nsensor = x\n", "c.conf: [calibration] lacks the key 'gyro_bias_rad_s'"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 1 2\n", "c.conf:3: [calibration] gyro_bias_rad_s: expected 3 numbers, found 2 in '1 2'"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 1 two 3\n", "c.conf:3: [calibration] gyro_bias_rad_s: 'two' is not a finite number"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 0\naccel_scale = 1 0 1\n",
+         "c.conf:5: [calibration] accel_scale: every scale must be > 0"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 0\naccel_scale = 1 1 1\nneutral_roll_deg = nan\n",
+         "c.conf:6: [calibration] neutral_roll_deg: 'nan' is not a finite number"),
+        ("[calibration\n", "c.conf:1: section header '[calibration' lacks ']'"),
+        ("[calibration]\njust words\n", "c.conf:2: expected 'key = value', found 'just words'"),
+    ] as [(String, String)])
+    func refusesBadFilesNamingFileLineAndKey(text: String, message: String) {
+        #expect(throws: CalibrationFileError.self) { try CalibrationFile.parse(text: text, path: "c.conf") }
+        do {
+            _ = try CalibrationFile.parse(text: text, path: "c.conf")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func bindsToOneSensor() {
+        #expect(Self.sample.belongs(toSensor: "bmi160", path: "/sys/bus/iio/devices/iio:device0"))
+        #expect(!Self.sample.belongs(toSensor: "bmi160", path: "/sys/bus/iio/devices/iio:device1"))
+        #expect(!Self.sample.belongs(toSensor: "mma8452", path: "/sys/bus/iio/devices/iio:device0"))
+        var pathless = Self.sample
+        pathless.sensorPath = ""
+        #expect(pathless.belongs(toSensor: "bmi160", path: "/sys/bus/iio/devices/iio:device7"))
+    }
+
+    @Test func iso8601() {
+        #expect(ISO8601UTC.format(epochSeconds: 0) == "1970-01-01T00:00:00Z")
+        #expect(ISO8601UTC.format(epochSeconds: 951_782_400) == "2000-02-29T00:00:00Z")
+        #expect(ISO8601UTC.format(epochSeconds: 1_795_953_942) == "2026-11-29T12:05:42Z")
+        #expect(ISO8601UTC.format(epochSeconds: -1) == "1969-12-31T23:59:59Z")
+        #expect(ISO8601UTC.parse("2026-11-29T12:05:42Z") == 1_795_953_942)
+        #expect(ISO8601UTC.parse("2026-11-29T12:05:42.250+00:00") == 1_795_953_942)
+        #expect(ISO8601UTC.parse("2026-11-29T12:05:42+02:00") == nil)
+        #expect(ISO8601UTC.parse("yesterday") == nil)
+        #expect(ISO8601UTC.age(seconds: 90) == "90 s" && ISO8601UTC.age(seconds: 3 * 86_400) == "3 days")
+    }
+
+    @Test func showPrintsValuesSensorAndAge() throws {
+        let dir = makeTempDirectory("show")
+        let config = writeTestConfig(in: dir)
+        writeFile(dir + "/calibration.conf", Self.sample.serialized())
+        let run = runCtl(["calibration", "show", "--config", config])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.out.hasPrefix("calibration \(dir)/calibration.conf\n"))
+        #expect(run.out.contains("sensor:         bmi160 (/sys/bus/iio/devices/iio:device0)"))
+        #expect(run.out.contains("created:        2026-11-29T12:00:00Z ("))
+        #expect(run.out.contains("neutral tilt:   roll 0.5°, pitch -12.25°"))
+
+        let json = runCtl(["calibration", "show", "--config", config, "--json"])
+        #expect(json.status == .ok)
+        let value = try WireJSONParser.parse(json.out.split(separator: "\n")[0].utf8)
+        #expect(value["sensor"]?.stringValue == "bmi160")
+        #expect(value["gyro_bias_rad_s"]?[0]?.doubleValue == 0.0012)
+        #expect(value["accel_scale"]?[1]?.doubleValue == 0.998)
+        #expect(value["neutral_pitch_deg"]?.doubleValue.map { abs($0 - -12.25) < 1e-12 } == true)
+        #expect(value["applied"]?.isNull == true)  // no daemon
+        #expect((value["age_s"]?.doubleValue ?? -1) > 0)
+    }
+
+    @Test func showMissingIs66AndInvalidIs65() {
+        let dir = makeTempDirectory("show-bad")
+        let config = writeTestConfig(in: dir)
+        let missing = runCtl(["calibration", "show", "--config", config])
+        #expect(missing.status == .noInput)
+        #expect(missing.err.contains("no calibration file at \(dir)/calibration.conf"))
+        writeFile(dir + "/calibration.conf", "[calibration]\nsensor = x\ngyro_bias_rad_s = 1\n")
+        let bad = runCtl(["calibration", "show", "--file", dir + "/calibration.conf"])
+        #expect(bad.status == .dataError)
+        #expect(bad.err.contains("\(dir)/calibration.conf:3: [calibration] gyro_bias_rad_s"))
+    }
+
+    @Test func resetKeepsBackupAndIsIdempotent() {
+        let dir = makeTempDirectory("reset")
+        let config = writeTestConfig(in: dir)
+        let text = Self.sample.serialized()
+        writeFile(dir + "/calibration.conf", text)
+        let run = runCtl(["calibration", "reset", "--config", config])
+        #expect(run.status == .ok)
+        #expect(run.out.contains("removed \(dir)/calibration.conf (kept as \(dir)/calibration.conf.bak)"))
+        #expect(!fileExists(dir + "/calibration.conf"))
+        #expect(readTextFile(dir + "/calibration.conf.bak") == text)
+        let again = runCtl(["calibration", "reset", "--config", config])
+        #expect(again.status == .ok && again.out.contains("nothing to reset"))
+        #expect(readTextFile(dir + "/calibration.conf.bak") == text)
+    }
+}

@@ -1,0 +1,291 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import CarouselProtocol
+import CarouselTestSupport
+import MotionFusion
+@testable import CarouselCommandLine
+
+/// The client commands (`status`, `watch`, `scroll-to`, `set-count`, `recenter`, `reload`) and
+/// `calibrate` through the daemon, against `FakeDaemon` (a stand-in that encodes and decodes with
+/// CarouselProtocol, so the bytes are the real daemon's).
+@Suite(.serialized) struct ClientCommandTests {
+    @Test(arguments: ["status", "watch", "scroll-to", "set-count", "recenter", "reload"])
+    func helpPrintsUsage(command: String) {
+        let run = runCtl([command, "--help"])
+        #expect(run.status == .ok)
+        #expect(run.out.hasPrefix("Usage: carouselctl \(command) [OPTIONS]"))
+        #expect(run.out.contains("--socket PATH") && run.out.contains("Exit status:"))
+    }
+
+    @Test(arguments: [
+        (["scroll-to"], "missing argument INDEX"),
+        (["scroll-to", "two"], "INDEX 'two' is not an integer"),
+        (["scroll-to", "1", "2"], "unexpected argument '2'"),
+        (["scroll-to", "1", "--animated"], "unknown option '--animated'"),
+        (["set-count"], "missing argument N"),
+        (["set-count", "-1"], "N '-1' is not a non-negative integer"),
+        (["set-count", "2.5"], "N '2.5' is not a non-negative integer"),
+        (["watch", "--rate", "fast"], "--rate: 'fast' is not a number"),
+        (["watch", "--rate", "0"], "outside"),
+        (["watch", "--count", "0"], "outside"),
+        (["status", "--bogus"], "unknown option '--bogus'"),
+        (["status", "--json=yes"], "takes no value"),
+        (["recenter", "now"], "unexpected argument 'now'"),
+        (["reload", "-x"], "unknown option '-x'"),
+    ] as [([String], String)])
+    func badArgumentsAreUsageErrors(arguments: [String], message: String) {
+        let run = runCtl(arguments + ["--socket", "/tmp/carouselctl-never.sock"])
+        #expect(run.status == .usage)
+        #expect(run.err.contains(message), "stderr: \(run.err)")
+    }
+
+    @Test(arguments: [["status"], ["watch"], ["scroll-to", "3"], ["set-count", "5"], ["recenter"], ["reload"]])
+    func noDaemonIs69NamingTheSocket(arguments: [String]) {
+        let dir = makeTempDirectory("nodaemon")
+        let run = runCtl(arguments + ["--socket", dir + "/carouseld.sock"])
+        #expect(run.status == .unavailable)
+        #expect(run.err.contains("carouseld is not running (cannot connect to \(dir)/carouseld.sock"), "stderr: \(run.err)")
+    }
+
+    @Test func socketDefaultsToTheConfigs() {
+        let dir = makeTempDirectory("cfgsock")
+        let run = runCtl(["status", "--config", writeTestConfig(in: dir, socket: dir + "/from-config.sock")])
+        #expect(run.status == .unavailable)
+        #expect(run.err.contains(dir + "/from-config.sock"))
+    }
+
+    @Test func statusText() throws {
+        let daemon = try FakeDaemon(respond: FakeDaemon.standard)
+        defer { daemon.stop() }
+        let run = runCtl(["status", "--socket", daemon.socketPath])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.out == """
+        carouseld 9.9.9-fake (protocol 1.0) on \(daemon.socketPath)
+          uptime:       2 min
+          config:       /etc/carouseld/carouseld.conf
+          sensor:       replay, 100 Hz
+          clients:      2 (1 watching)
+          calibration:  /var/lib/carouseld/calibration.conf (applied)
+          carousel:     item 3 of 20, position 3.000, idle
+          tilt:         roll -12.3°, pitch 1.5° (enabled)
+
+        """)
+        #expect(daemon.requests == [.status, .poll])
+    }
+
+    @Test func statusJSONHoldsTheProtocolObjects() throws {
+        let daemon = try FakeDaemon(respond: FakeDaemon.standard)
+        defer { daemon.stop() }
+        let run = runCtl(["status", "--json", "--socket", daemon.socketPath])
+        #expect(run.status == .ok)
+        let value = try WireJSONParser.parse(run.out.split(separator: "\n")[0].utf8)
+        #expect(value["status"]?["class"]?.stringValue == "STATUS")
+        #expect(value["status"]?["sample_rate_hz"]?.doubleValue == 100)
+        #expect(value["state"]?["class"]?.stringValue == "STATE")
+        #expect(value["state"]?["tilt"]?["roll_deg"]?.doubleValue == -12.34)
+    }
+
+    @Test func watchPrintsCompactLinesAndStopsAfterCount() throws {
+        let daemon = try FakeDaemon(respond: FakeDaemon.standard)
+        defer { daemon.stop() }
+        let run = runCtl(["watch", "--count", "3", "--rate", "20", "--socket", daemon.socketPath])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "#10      index 3/20     position 3.000     idle             roll -12.3°   pitch 1.5°    sensor replay",
+            "#11      index 3/20     position 3.250     tilting          roll -12.3°   pitch 1.5°    sensor replay",
+            "sensor stale bmi160: no sample for 50 ms",
+            "#13      index 4/20     position 3.750     snapping         roll -12.3°   pitch 1.5°    sensor replay",
+        ])
+        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: false, maxRateHz: 20))])
+    }
+
+    @Test func watchJSONPassesObjectsThrough() throws {
+        let daemon = try FakeDaemon(respond: FakeDaemon.standard)
+        defer { daemon.stop() }
+        let run = runCtl(["watch", "--json", "--items", "-n", "4", "--socket", daemon.socketPath])
+        #expect(run.status == .ok)
+        let classes = try run.out.split(separator: "\n").map { try WireJSONParser.parse($0.utf8)["class"]?.stringValue ?? "" }
+        #expect(classes == ["WATCH", "STATE", "STATE", "SENSOR", "STATE", "INDEX", "STATE"])
+        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil))])
+    }
+
+    @Test func controlCommandsSendTheirRequests() throws {
+        let daemon = try FakeDaemon(respond: FakeDaemon.standard)
+        defer { daemon.stop() }
+        for arguments in [["scroll-to", "7"], ["scroll-to", "2", "--no-animation"], ["set-count", "12"], ["recenter"], ["reload"]] {
+            let run = runCtl(arguments + ["--socket", daemon.socketPath])
+            #expect(run.status == .ok, "\(arguments): \(run.err)")
+            #expect(run.out.isEmpty)
+        }
+        #expect(daemon.requests == [.scrollTo(index: 7, animated: true), .scrollTo(index: 2, animated: false),
+                                    .setCount(12), .recenterTilt, .reload])
+    }
+
+    @Test func daemonErrorsMapToExitCodes() throws {
+        let daemon = try FakeDaemon(respond: { request in
+            switch request {
+            case .scrollTo: return [ServerMessage.error(ProtocolError(.notAllowed, "uid 65534 may not control", cmd: "scroll_to")).encodedLine()]
+            case .setCount: return [ServerMessage.error(ProtocolError(.badField, "count: 2000000 is above 1000000", cmd: "set_count")).encodedLine()]
+            case .recenterTilt: return [ServerMessage.error(ProtocolError(.unavailable, "no sensor", cmd: "recenter_tilt")).encodedLine()]
+            case .reload: return [ServerMessage.error(ProtocolError(.unavailable, "/etc/carouseld/carouseld.conf:12: [tilt] max_deg: 0 is below 1", cmd: "reload")).encodedLine()]
+            default: return FakeDaemon.standard(request)
+            }
+        })
+        defer { daemon.stop() }
+        let denied = runCtl(["scroll-to", "1", "--socket", daemon.socketPath])
+        #expect(denied.status == .noPermission)
+        #expect(denied.err.contains("not_allowed: uid 65534 may not control"))
+        let bad = runCtl(["set-count", "2000000", "--socket", daemon.socketPath])
+        #expect(bad.status == .dataError)
+        #expect(bad.err.contains("bad_field: count: 2000000 is above 1000000"))
+        #expect(runCtl(["recenter", "--socket", daemon.socketPath]).status == .unavailable)
+        let reload = runCtl(["reload", "--socket", daemon.socketPath])
+        #expect(reload.status == .configuration)
+        #expect(reload.err.contains("carouseld.conf:12: [tilt] max_deg"))
+    }
+
+    /// `calibrate --socket` streams `samples` from the daemon, computes, writes, then sends
+    /// `reload` on the same connection.
+    @Test func calibrateThroughTheDaemon() throws {
+        // 150 still samples with a known bias, then the stream ends (the capture is time-bound).
+        let samples: [[UInt8]] = (0..<150).map { i in
+            ServerMessage.sample(timeNanoseconds: Int64(i) * 10_000_000, accel: [0, 9.80665 * 0.5, 9.80665 * 0.8660254037844386],
+                                 gyro: [0.002, -0.001, 0.0005]).encodedLine()
+        }
+        let daemon = try FakeDaemon(respond: { request in
+            switch request {
+            case .samples(enable: true): return [ServerMessage.ack(cmd: "samples").encodedLine()] + samples
+            case .samples(enable: false): return []
+            case .sensors:
+                return [ServerMessage.sensors(json: #"[{"name":"bmi160","label":null,"path":"/sys/bus/iio/devices/iio:device0","dev":"/dev/iio:device0","type":"imu","channels":[],"mount_matrix":[[1,0,0],[0,1,0],[0,0,1]],"mount_matrix_source":"identity","sampling_frequency_hz":100,"sampling_frequency_available_hz":[100],"buffered":true,"triggers":[],"warnings":[]}]"#).encodedLine()]
+            default: return FakeDaemon.standard(request)
+            }
+        })
+        defer { daemon.stop() }
+        let dir = makeTempDirectory("viadaemon")
+        let run = runCtl(["calibrate", "--socket", daemon.socketPath, "--duration", "0.5",
+                          "--config", writeTestConfig(in: dir), "--yes"])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.out.contains("carouseld reloaded its calibration"))
+        let file = try readCalibration(dir + "/calibration.conf")
+        #expect(file.sensorName == "bmi160" && file.sensorPath == "/sys/bus/iio/devices/iio:device0")
+        #expect(file.samples == 150)
+        #expect((file.calibration.gyroBias - Vector3(0.002, -0.001, 0.0005)).length < 1e-15)
+        // up = (0, sin 30°, cos 30°): pitch = atan2(0.5, 0.866) = 30°, roll 0.
+        #expect(abs(file.calibration.neutralPitchDegrees - 30) < 1e-9)
+        #expect(abs(file.calibration.neutralRollDegrees) < 1e-12)
+        let sent = daemon.requests
+        #expect(sent.contains(.samples(enable: true)))
+        #expect(sent.last == .reload)
+        // Plain progress lines (stderr is not a terminal under the test runner).
+        #expect(run.err.contains("calibrating: 0/0.5 s"))
+    }
+
+    @Test func calibrateRefusedByDaemonRightsIs77() throws {
+        let daemon = try FakeDaemon(respond: { request in
+            if case .samples = request {
+                return [ServerMessage.error(ProtocolError(.notAllowed, "samples needs control rights", cmd: "samples")).encodedLine()]
+            }
+            return FakeDaemon.standard(request)
+        })
+        defer { daemon.stop() }
+        let dir = makeTempDirectory("viadaemon77")
+        let run = runCtl(["calibrate", "--socket", daemon.socketPath, "--config", writeTestConfig(in: dir), "--yes"])
+        #expect(run.status == .noPermission)
+        #expect(!fileExists(dir + "/calibration.conf"))
+    }
+}
+
+/// `DaemonSensors.fetch`, the daemon path of `carouselctl sensors`.
+@Suite(.serialized) struct ClientDaemonSensorsTests {
+    @Test func fetchReturnsTheDaemonsListOrNilWithoutDaemon() throws {
+        let dir = makeTempDirectory("sensors")
+        #expect(try DaemonSensors.fetch(socketPath: dir + "/none.sock") == nil)
+        let sensorJSON = #"[{"name":"bmi160","label":"accel-display","path":"/sys/bus/iio/devices/iio:device0","dev":"/dev/iio:device0","type":"imu","channels":[{"name":"accel_x","index":0,"type":"le:s16/16>>0","scale":0.000598,"offset":0}],"mount_matrix":[[0,-1,0],[1,0,0],[0,0,1]],"mount_matrix_source":"udev","sampling_frequency_hz":100,"sampling_frequency_available_hz":[25,50,100],"buffered":true,"triggers":["bmi160-dev0"],"warnings":[]}]"#
+        let daemon = try FakeDaemon(respond: { request in
+            request == .sensors ? [ServerMessage.sensors(json: sensorJSON).encodedLine()] : FakeDaemon.standard(request)
+        })
+        defer { daemon.stop() }
+        let result = try #require(try DaemonSensors.fetch(socketPath: daemon.socketPath))
+        #expect(result.sensors.count == 1)
+        #expect(result.sensors[0]["name"]?.stringValue == "bmi160")
+        #expect(result.sensors[0]["mount_matrix"]?[0]?[1]?.doubleValue == -1)
+        // The text is the array exactly as the daemon encodes it.
+        #expect(result.json == sensorJSON)
+    }
+}
+
+/// Interactive `calibrate --six-position` through a daemon: each Enter starts a `samples`
+/// capture; the fake daemon serves the six poses in turn (per-axis offset 0.1, 0.2, −0.1 m/s²
+/// and scale errors +1 %, −2 %, 0 %, i.e. raw = offset + true / scale).
+@Suite(.serialized) struct ClientInteractiveSixPositionTests {
+    @Test func promptsSixPosesAndFitsOffsetAndScale() throws {
+        let offset = [0.1, 0.2, -0.1], scale = [1.01, 0.98, 1.0]
+        let g = 9.80665
+        let poses: [[Double]] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]
+        final class Counter: @unchecked Sendable { var pose = 0 }
+        let counter = Counter()
+        let daemon = try FakeDaemon(respond: { request in
+            guard case .samples(enable: true) = request else {
+                if case .samples = request { return [] }
+                return FakeDaemon.standard(request)
+            }
+            let truth = poses[min(counter.pose, 5)].map { $0 * g }
+            counter.pose += 1
+            // 100 samples with a ±0.01 m/s² alternation (still, but not constant).
+            let lines = (0..<100).map { i -> [UInt8] in
+                let raw = (0..<3).map { offset[$0] + truth[$0] / scale[$0] + (i % 2 == 0 ? 0.01 : -0.01) }
+                return ServerMessage.sample(timeNanoseconds: Int64(counter.pose * 1_000_000_000 + i * 10_000_000),
+                                            accel: raw, gyro: [0.001, 0.002, -0.001]).encodedLine()
+            }
+            return [ServerMessage.ack(cmd: "samples").encodedLine()] + lines
+        })
+        defer { daemon.stop() }
+
+        // Six Enters on standard input (a pipe, so no confirmation prompt either).
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let saved = dup(STDIN_FILENO)
+        dup2(fds[0], STDIN_FILENO)
+        _ = "\n\n\n\n\n\n".withCString { write(fds[1], $0, 6) }
+        close(fds[1])
+        defer { dup2(saved, STDIN_FILENO); close(saved); close(fds[0]) }
+
+        let dir = makeTempDirectory("interactive")
+        let run = runCtl(["calibrate", "--six-position", "--socket", daemon.socketPath, "--duration", "0.5",
+                          "--config", writeTestConfig(in: dir)])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        for axis in ["+X", "-X", "+Y", "-Y", "+Z", "-Z"] {
+            #expect(run.err.contains("Place the device with \(axis) pointing up"))
+        }
+        let file = try readCalibration(dir + "/calibration.conf")
+        #expect(file.method == "six-position")
+        let c = file.calibration
+        #expect(abs(c.accelOffset.x - 0.1) < 1e-6 && abs(c.accelOffset.y - 0.2) < 1e-6 && abs(c.accelOffset.z + 0.1) < 1e-6)
+        #expect(abs(c.accelScale.x - 1.01) < 1e-6 && abs(c.accelScale.y - 0.98) < 1e-6 && abs(c.accelScale.z - 1) < 1e-6)
+        #expect((c.gyroBias - Vector3(0.001, 0.002, -0.001)).length < 1e-12)
+        #expect(file.samples == 600)
+        #expect(run.out.contains("pose +x up:     9.8067 m/s² = 1 g after calibration (100 samples)"))
+    }
+}
+
+/// Replies are matched to their request by `cmd`.
+@Suite(.serialized) struct ClientReplyMatchingTests {
+    @Test func ackOfAnEarlierCommandIsNotTheReply() throws {
+        let daemon = try FakeDaemon(respond: { request in
+            switch request {
+            // A stale ACK for another command arrives before the real reply.
+            case .reload: return [ServerMessage.ack(cmd: "samples").encodedLine(),
+                                  ServerMessage.error(ProtocolError(.unavailable, "calibration.conf:3: bad", cmd: "reload")).encodedLine()]
+            default: return FakeDaemon.standard(request)
+            }
+        })
+        defer { daemon.stop() }
+        let run = runCtl(["reload", "--socket", daemon.socketPath])
+        #expect(run.status == .configuration, "stderr: \(run.err)")
+        #expect(run.err.contains("calibration.conf:3: bad"))
+    }
+}
