@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import MotionFusion
 
@@ -44,7 +47,9 @@ import Testing
         let neutral = try #require(stats.neutralTilt)
         let expectedPitch = atan2(-0.0206971, 0.993221) * 180 / Double.pi
         #expect(abs(neutral.pitchDegrees - expectedPitch) < 1e-4)
-        #expect(abs(neutral.rollDegrees - atan2(-0.000237239, (0.0206971 * 0.0206971 + 0.993221 * 0.993221).squareRoot()) * 180 / Double.pi) < 1e-4)
+        let horizontal: Double = (0.0206971 * 0.0206971 + 0.993221 * 0.993221).squareRoot()
+        let expectedRoll: Double = atan2(-0.000237239, horizontal) * 180 / Double.pi
+        #expect(abs(neutral.rollDegrees - expectedRoll) < 1e-4)
         // Per-axis gyro std, NumPy: (0.10134068, 0.12319184, 0.10711539) °/s.
         #expect(abs(stats.gyroStd.y * 180 / Double.pi - 0.12319184) < 1e-6)
     }

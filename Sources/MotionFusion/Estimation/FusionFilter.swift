@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Gyro + accelerometer quaternion attitude filter with gyro-bias tracking and acceleration
 /// rejection: the default tilt estimator.
 ///
@@ -31,7 +37,8 @@ public struct FusionFilter: Sendable {
     /// Tilt correction rate, 1/s (default 0.5: a 2 s time constant, Fusion's default gain).
     public var gain: Double
     /// Maximum angle between measured and estimated gravity for the accelerometer to be used, radians.
-    public var rejectionAngle: Double
+    public var rejectionAngle: Double { didSet { rejectionCosine = cos(rejectionAngle) } }
+    private var rejectionCosine: Double
     /// Maximum relative deviation of `|a|` from `standardGravity` for the accelerometer to be used.
     public var normTolerance: Double
     /// Gyro rate (after bias removal) below which the device counts as still, rad/s.
@@ -55,6 +62,7 @@ public struct FusionFilter: Sendable {
                 initialGyroBias: Vector3 = .zero) {
         self.gain = gain
         self.rejectionAngle = rejectionAngle
+        self.rejectionCosine = cos(rejectionAngle)
         self.normTolerance = normTolerance
         self.stillRate = stillRate
         self.stillTime = stillTime
@@ -103,7 +111,8 @@ public struct FusionFilter: Sendable {
                 gyroBias = gyroBias + (w - gyroBias) * (1 - exp(-dt / biasTimeConstant))
                 omega = w - gyroBias
             }
-            let angleOK = a.angle(to: v) <= rejectionAngle
+            // Both unit vectors: angle ≤ limit ⇔ a·v ≥ cos(limit) (no atan2 per sample).
+            let angleOK = rejectionAngle >= Double.pi || a.dot(v) >= rejectionCosine
             useAccel = (angleOK && normOK) || still
         }
         accelerometerRejected = !useAccel

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// First-order (one-pole) low-pass filter defined by its cutoff frequency, driven by real
 /// timestamps.
 ///

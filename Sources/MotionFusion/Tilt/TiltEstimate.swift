@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An attitude estimate reduced to what tilt needs: the unit "up" vector in the device frame,
 /// with roll and pitch as defined in DESIGN §3 (mobile-device naming, roll about y, pitch
 /// about x):

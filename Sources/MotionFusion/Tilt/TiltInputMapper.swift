@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Which tilt drives the carousel (config `[tilt] axis`).
 public enum TiltAxis: String, CaseIterable, Sendable {
     /// Roll for a horizontal carousel, pitch for a vertical one (in display coordinates).
