@@ -19,9 +19,9 @@ import Testing
 
     @Test func stillnessOnXioExample() throws {
         let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
-        let runs = StillnessDetector.stillIntervals(in: samples)
+        let runs = StillnessDetector.stillIntervals(in: samples, detector: .tableRest)
         // README: at rest over 0–10 s and ~95–135 s. (Between the swings the device is held
-        // still by hand for a few seconds; the defaults reject most of that, not all.)
+        // still by hand for a few seconds; `tableRest` rejects most of that, not all.)
         let first = try #require(runs.first)
         #expect(first.lowerBound == 0)
         #expect(samples[first.upperBound - 1].timeSeconds > 9.5)
@@ -34,6 +34,21 @@ import Testing
             #expect(peak < fast, "still run \(samples[r.lowerBound].timeSeconds)…\(samples[r.upperBound - 1].timeSeconds) s peaks at \(peak) rad/s")
         }
         #expect(!runs.contains { samples[$0.lowerBound].timeSeconds < 71 && samples[$0.upperBound - 1].timeSeconds > 66 })
+    }
+
+    @Test func defaultStillnessAcceptsNoisyRestButNotMotion() throws {
+        // The defaults accept the NCSU bench at rest (1 kHz, up to 0.02 g / 0.05 rad/s spread)
+        // from its first sample, and still reject the lift (peaks of ±3.3 g).
+        for name in ["xplus", "yplus", "zminus"] {
+            let samples = try Dataset.samples("ncsu-airbrakes-six-orientations/\(name).csv")
+            let runs = StillnessDetector.stillIntervals(in: samples)
+            let first = try #require(runs.first, "\(name)")
+            #expect(first.lowerBound == 0, "\(name)")
+            for r in runs {
+                let peak = samples[r].map { $0.accel.length }.max() ?? 0
+                #expect(peak < 1.2 * standardGravity, "\(name): still run reaches \(peak / standardGravity) g")
+            }
+        }
     }
 
     @Test func gyroBiasAndNeutralFromStillInterval() throws {

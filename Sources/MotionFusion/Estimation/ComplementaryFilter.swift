@@ -36,7 +36,7 @@ public struct ComplementaryFilter: Sendable {
                 let q = Quaternion(rotationVector: w * -dt)
                 u = q.rotate(u)
             }
-            let alpha = 1 - exp(-max(0, gain) * dt)
+            let alpha = oneMinusExpNegative(max(0, gain) * dt)
             let blended = u + (a - u) * alpha
             u = blended.normalized ?? a
         }

@@ -86,7 +86,12 @@ public struct FusionFilter: Sendable {
     /// - Returns: the unit up vector in the sensor frame.
     public mutating func update(accel: Vector3, gyro: Vector3?, dt: Double) -> Vector3 {
         let norm = accel.length
-        let a = accel / norm
+        return update(direction: accel / norm, norm: norm, gyro: gyro, dt: dt)
+    }
+
+    /// `update(accel:gyro:dt:)` with the accelerometer already split into its unit direction and
+    /// its norm (m/s²), as `AttitudeEstimator` has them.
+    mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
         guard var q = attitude else {
             initialise(accelDirection: a)
             return a
@@ -101,14 +106,14 @@ public struct FusionFilter: Sendable {
             omega = w - gyroBias
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
             let quietOK = abs(norm - standardGravity) <= 0.05 * standardGravity
-            if omega.length < stillRate && quietOK {
+            if omega.dot(omega) < stillRate * stillRate && quietOK {
                 stillSeconds += dt
             } else {
                 stillSeconds = 0
             }
             let still = stillSeconds >= stillTime
             if still, biasTimeConstant > 0 {
-                gyroBias = gyroBias + (w - gyroBias) * (1 - exp(-dt / biasTimeConstant))
+                gyroBias = gyroBias + (w - gyroBias) * oneMinusExpNegative(dt / biasTimeConstant)
                 omega = w - gyroBias
             }
             // Both unit vectors: angle ≤ limit ⇔ a·v ≥ cos(limit) (no atan2 per sample).

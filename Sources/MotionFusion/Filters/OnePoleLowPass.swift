@@ -60,7 +60,7 @@ public struct OnePoleLowPass: Sendable {
             output = x
         case let .step(dt):
             let y = output ?? x
-            let alpha = 1 - exp(-2 * Double.pi * max(0, cutoffHz) * dt)
+            let alpha = oneMinusExpNegative(2 * Double.pi * max(0, cutoffHz) * dt)
             output = y + alpha * (x - y)
         }
         lastTime = timeSeconds

@@ -33,7 +33,8 @@ public struct Quaternion: Equatable, Sendable {
     @inlinable public var normalized: Quaternion {
         let n = norm
         guard n > 0, n.isFinite else { return .identity }
-        return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
+        let inverse = 1 / n
+        return Quaternion(w: w * inverse, x: x * inverse, y: y * inverse, z: z * inverse)
     }
 
     /// The rotation by `angle` radians about the unit vector `axis`.

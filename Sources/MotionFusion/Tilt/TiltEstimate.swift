@@ -28,6 +28,12 @@ public struct TiltEstimate: Equatable, Sendable {
         self.up = up.normalized ?? Vector3(0, 0, 1)
     }
 
+    /// For vectors already of unit length (estimator outputs): skips the normalisation.
+    init(timeSeconds: Double, unitUp: Vector3) {
+        self.timeSeconds = timeSeconds
+        self.up = unitUp
+    }
+
     /// Builds the estimate for given roll and pitch (radians), from DESIGN §3's formula for `u`.
     public init(timeSeconds: Double, roll: Double, pitch: Double) {
         self.timeSeconds = timeSeconds

@@ -129,7 +129,7 @@ public struct TiltInputMapper: Sendable {
         if let tau = neutralTrackingSeconds, tau > 0, let last = lastTime {
             let dt = estimate.timeSeconds - last
             if dt > 0 {
-                let k = 1 - exp(-dt / tau)
+                let k = oneMinusExpNegative(dt / tau)
                 neutralUp = (neutralUp + (estimate.up - neutralUp) * k).normalized ?? neutralUp
             }
         }
