@@ -302,4 +302,35 @@ struct CoreHarness {
         #expect(s["sensor"] == .string("replay"))
         #expect(s["config_path"] == .string("/etc/carouseld/carouseld.conf"))
     }
+
+    @Test func samplesAreWantedOnlyWhileSomeoneWatchesOrStreams() throws {
+        var h = CoreHarness()
+        let a = h.connect(), b = h.connect()
+        #expect(!h.core.needsSamples)
+        h.send(#"{"cmd":"watch"}"#, from: a)
+        #expect(h.core.needsSamples)
+        h.send(#"{"cmd":"watch","enable":false}"#, from: a)
+        #expect(!h.core.needsSamples)
+        h.send(#"{"cmd":"samples"}"#, from: b)
+        #expect(h.core.needsSamples)
+        h.core.clientDisconnected(b)
+        #expect(!h.core.needsSamples)
+        var always = CoreHarness(limits: DaemonCore.Limits(alwaysOn: true))
+        _ = always.connect()
+        #expect(always.core.needsSamples)
+    }
+
+    @Test func indexFollowsTheStateThatShowsTheRestEvenInsideTheRateInterval() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        h.now += 1 * CoreHarness.ms
+        h.send(#"{"cmd":"scroll_to","index":4,"animated":false}"#, from: c)
+        let got = h.read(c)
+        #expect(got.map { $0["class"] } == [.string("ACK"), .string("STATE"), .string("INDEX")])
+        #expect(got[1]["offset"] == .number(1040)) // 4 · 260
+        #expect(got[2] == (try WireJSONParser.parse(#"{"class":"INDEX","index":4,"previous":0}"#)))
+    }
 }

@@ -381,7 +381,11 @@ public final class DaemonCore {
         for event in events {
             if case let .cameToRest(index?, previous) = event {
                 let line = ServerMessage.index(index: index, previous: previous).encodedLine()
-                for s in watchers() { append(line, to: s) }
+                for s in watchers() {
+                    // INDEX always follows the STATE that shows the rest, even inside the rate interval.
+                    if s.lastStateSeq < seq && !s.writeBlocked { deliverState(to: s, now: now, force: true) }
+                    append(line, to: s)
+                }
             }
         }
     }
