@@ -76,6 +76,10 @@ int clinux_sockaddr_un(struct sockaddr_un *addr, const char *path) {
     return (int)(offsetof(struct sockaddr_un, sun_path) + len + 1);
 }
 
+int clinux_accept(int listen_fd) {
+    return accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
 int clinux_errno(void) { return errno; }
 
 #include <sys/syscall.h>

@@ -48,6 +48,10 @@ int64_t clinux_realtime_ns(void);
 /// (errno ENAMETOOLONG) when it does not fit.
 int clinux_sockaddr_un(struct sockaddr_un *addr, const char *path);
 
+/// Accepts one connection on a listening socket as a non-blocking, close-on-exec descriptor
+/// (`accept4`, a GNU extension that Glibc's overlay does not expose), or -1 with errno set.
+int clinux_accept(int listen_fd);
+
 /// The `errno` of the calling thread (a macro in C).
 int clinux_errno(void);
 

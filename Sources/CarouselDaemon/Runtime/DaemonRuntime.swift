@@ -333,13 +333,7 @@ final class DaemonRuntime {
 
     private func acceptClients(now: Int64) {
         while true {
-            var peer = sockaddr_un()
-            var peerLength = socklen_t(MemoryLayout<sockaddr_un>.size)
-            let fd = withUnsafeMutablePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    accept4(listenFD, __SOCKADDR_ARG(__sockaddr__: $0), &peerLength, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-                }
-            }
+            let fd = clinux_accept(listenFD)
             if fd < 0 {
                 let e = clinux_errno()
                 if e == EINTR || e == ECONNABORTED { continue }
