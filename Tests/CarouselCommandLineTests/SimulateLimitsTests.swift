@@ -1,0 +1,118 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarouselProtocol
+import CarouselEngine
+import CarouselTestSupport
+@testable import CarouselCommandLine
+
+/// Hostile scenarios: every out-of-range number is refused with exit 65 and its JSON path
+/// (docs/ENGINE.md "Limits"), instead of running with silently clamped, overflowing or
+/// non-finite values.
+@Suite struct SimulateLimitsTests {
+    static let base = #""viewport": {"width": 375, "height": 200}, "item": {"width": 250, "height": 160}"#
+
+    @Test(arguments: [
+        // Sizes beyond 100 000 points overflowed the pitch (1e308 + 1e308 = inf).
+        (#"{"viewport": {"width": 1e308, "height": 200}, "item": {"width": 250, "height": 160}, "count": 3}"#, "viewport.width"),
+        (#"{"viewport": {"width": 375, "height": 200}, "item": {"width": 250, "height": 160}, "spacing": 1e308, "count": 3}"#, "spacing"),
+        // A pitch below 0.001 point was silently raised to it, so centers disagreed with sizes.
+        (#"{"viewport": {"width": 375, "height": 200}, "item": {"width": 1e-300, "height": 160}, "count": 3}"#, "spacing"),
+        (#"{\#(base), "count": 1e14}"#, "count"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "fling", "offset": 1e308, "velocity": 0}]}"#, "events[0].offset"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "fling", "offset": 0, "velocity": -1e7}]}"#, "events[0].velocity"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "drag_began", "location": -1e16}]}"#, "events[0].location"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "tap", "location": 1, "cross": 1e300}]}"#, "events[0].cross"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "tilt", "rollDeg": 1e308}]}"#, "events[0].rollDeg"),
+        (#"{\#(base), "count": 3, "events": [{"t": 1e308, "type": "outer_scroll_ended"}]}"#, "events[0].t"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "resize", "viewport": {"width": 2e5, "height": 1}, "item": {"width": 1, "height": 1}}]}"#,
+         "events[0].viewport.width"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "set_count", "count": 2000000000}]}"#, "events[0].count"),
+        // set_tilt is checked against the settings in effect: a dead zone above maxDeg (25)
+        // silently disabled tilt before.
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "set_tilt", "deadZoneDeg": 30}]}"#, "events[0].maxDeg"),
+        (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "set_tilt", "maxItemsPerSecond": 1e308}]}"#, "events[0].maxItemsPerSecond"),
+        (#"{\#(base), "count": 3, "tilt": {"maxItemsPerSecond": 1e308}}"#, "tilt.maxItemsPerSecond"),
+        (#"{\#(base), "count": 3, "outerScroll": {"ratio": 1e308}}"#, "outerScroll.ratio"),
+        (#"{\#(base), "count": 3, "dragThreshold": 1e308}"#, "dragThreshold"),
+        (#"{\#(base), "count": 3, "paging": {"name": "momentum", "decelerationRate": 1e-300}}"#, "paging.decelerationRate"),
+        (#"{\#(base), "count": 3, "paging": {"name": "single", "velocityThreshold": 1e300}}"#, "paging.velocityThreshold"),
+        // 1e308 s printed as "t": 0 (the nanosecond rounding overflowed to inf).
+        (#"{\#(base), "count": 3, "frames": {"at": [1e308]}}"#, "frames.at[0]"),
+        (#"{\#(base), "count": 3, "frames": {"every": 1, "until": 1e300}}"#, "frames.until"),
+        // 900 000 frames ran for minutes and wrote hundreds of MB; 10^15 frames was refused.
+        (#"{\#(base), "count": 3, "frames": {"every": 1e-6, "until": 0.9}}"#, "frames.every"),
+        (#"{\#(base), "count": 3, "frames": {"every": 1e-9, "until": 1e6}}"#, "frames.every"),
+    ])
+    func outOfRangeIsExit65NamingThePath(scenario: String, path: String) {
+        let file = writeTemporaryFile(scenario)
+        defer { unlink(file) }
+        let run = runInProcess(["simulate", file])
+        #expect(run.status == .dataError)
+        #expect(run.stderr.contains("\(path):"), "\(run.stderr)")
+        #expect(run.stdout == "")
+    }
+
+    /// The frame limit is 100 000: exactly 100 000 frames (k = 0…99 999) pass.
+    @Test func frameLimitIsInclusive() throws {
+        let ok = try Scenario.parse(#"{\#(Self.base), "count": 3, "frames": {"every": 1, "until": 99999}}"#)
+        #expect(ok.frames.count == 100_000)
+        #expect(throws: ScenarioError.self) {
+            try Scenario.parse(#"{\#(Self.base), "count": 3, "frames": {"every": 1, "until": 100000}}"#)
+        }
+    }
+
+    /// The default until (last event + 3 s) is named when it is what makes too many frames.
+    @Test func frameLimitMessageNamesTheDefaultUntil() {
+        let file = writeTemporaryFile(#"{\#(Self.base), "count": 3, "events": [{"t": 999000, "type": "outer_scroll_ended"}], "frames": {"every": 0.5}}"#)
+        defer { unlink(file) }
+        let run = runInProcess(["simulate", file])
+        #expect(run.status == .dataError)
+        #expect(run.stderr.contains("frames.every: 0.5 s over the default until (last event + 3 s = 999003.0 s)"), "\(run.stderr)")
+    }
+
+    /// `until` earlier than some `at` times used to be appended last, out of order (the runner
+    /// then printed the t = 2 state under t = 0.5).
+    @Test func untilBeforeAtTimesIsSorted() throws {
+        let s = try Scenario.parse(#"{\#(Self.base), "count": 3, "frames": {"at": [1, 2], "until": 0.5}}"#)
+        #expect(s.frames == [0.5, 1, 2])
+    }
+
+    /// The largest accepted values still give finite output (no NaN, inf or -0).
+    @Test func valuesAtTheLimitsStayFinite() {
+        let file = writeTemporaryFile(#"""
+        {"viewport": {"width": 100000, "height": 100000}, "item": {"width": 100000, "height": 100000},
+         "spacing": 100000, "count": 1000000000, "cyclic": true,
+         "events": [{"t": 0, "type": "fling", "offset": -1e15, "velocity": 1000000},
+                    {"t": 1, "type": "tilt", "rollDeg": -180}, {"t": 2, "type": "outer_scroll", "y": 1e15},
+                    {"t": 2.1, "type": "outer_scroll", "y": -1e15}, {"t": 2.2, "type": "outer_scroll_ended"}],
+         "frames": {"every": 0.5}}
+        """#)
+        defer { unlink(file) }
+        let run = runInProcess(["simulate", file])
+        #expect(run.status == .ok, "\(run.stderr)")
+        #expect(run.frames.count == 12)
+        #expect(!run.stdout.contains("nan") && !run.stdout.contains("inf") && !run.stdout.contains("-0,"))
+    }
+
+    /// A directory is "cannot read" (66), not a crash or an empty scenario.
+    @Test func directoryIsExit66() {
+        let dir = runBinary(["simulate", "/tmp"])
+        #expect(dir.status == .noInput)
+        #expect(dir.stderr.contains("cannot read /tmp: Is a directory"))
+    }
+
+    /// Files above 64 MiB are refused as invalid input (65) before parsing.
+    @Test func oversizedFileIsExit65() throws {
+        let path = uniqueTemporaryPath("big.json")
+        defer { unlink(path) }
+        let f = try #require(fopen(path, "wb"))
+        let block = [UInt8](repeating: 0x20, count: 1 << 20)
+        for _ in 0..<65 { _ = block.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) } }
+        fclose(f)
+        let run = runInProcess(["simulate", path])
+        #expect(run.status == .dataError)
+        #expect(run.stderr.contains("larger than 64 MiB"))
+    }
+}
