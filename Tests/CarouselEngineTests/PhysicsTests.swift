@@ -88,3 +88,46 @@ import Glibc
         #expect(isClose(tracker.estimatedVelocity(), 0))
     }
 }
+
+/// Absurd runtime inputs (the daemon's socket commands are not validated like scenarios) are
+/// clamped into `CarouselLimits` instead of producing NaN or a motion that never ends.
+@Suite struct InputClampingTests {
+    /// Before: a fling at 1e308 made the spring's coefficients infinite, the offset NaN (printed
+    /// as 0) and the phase `decelerating` for the 10 s safety bound.
+    @Test func flingFarBeyondTheEndLandsOnTheLastItem() {
+        var e = makeEngine(narrowGeometry(count: 5))
+        e.fling(offset: 1e308, velocity: 1e308, at: 0)
+        // Taken one viewport (375) beyond the end 1040: the spring starts at 1415 moving outward
+        // at 10^6 pt/s, turns round and lands.
+        #expect(e.state.offset == 1040 + 375)
+        e.advance(to: 0.5)
+        #expect(e.state.offset.isFinite && e.state.offset > 1040)
+        e.advance(to: 3)
+        #expect(e.state.offset == 1040)
+        #expect(e.state.phase == .idle)
+    }
+
+    /// Cyclic: the offset is clamped to ±1e15 points before normalisation, so the phase stays
+    /// exact instead of turning into garbage instances (`instance` 900719925474099 before).
+    @Test func cyclicFlingAtAHugeOffsetKeepsItsPhase() {
+        var e = makeEngine(narrowGeometry(count: 5, cyclic: true), paging: .nearest)
+        e.fling(offset: 1e308, velocity: 0, at: 0)
+        // 1e15 mod 1300 = 1000 (1e15 = 1300 · 769230769230 + 1000): item 4 at 1040 is nearest.
+        #expect(e.state.offset == 1000)
+        e.advance(to: 3)
+        #expect(e.state.offset == 1040)
+        #expect(e.state.index == 4)
+    }
+
+    @Test func hugeVelocitiesAreClampedToTheSpeedLimit() {
+        var e = makeEngine(narrowGeometry(count: 5_000_000), paging: .momentum(decelerationRate: 0.998, maxItemsPerFling: nil))
+        e.fling(offset: 0, velocity: .greatestFiniteMagnitude, at: 0)
+        #expect(isClose(e.state.velocity, CarouselLimits.maximumSpeed))
+        var o = makeEngine()
+        o.setOffset(-1e300, at: 0)
+        #expect(o.state.offset == 0)
+        o.outerScroll(y: -1e300, at: 0)
+        o.outerScroll(y: 1e300, at: 0.1)
+        #expect(o.state.offset == 2340)   // clamped to the end, (10 − 1) · 260
+    }
+}
