@@ -115,4 +115,14 @@ import CarouselTestSupport
         #expect(run.status == .dataError)
         #expect(run.stderr.contains("larger than 64 MiB"))
     }
+
+    /// A UTF-8 byte order mark is ignored (RFC 8259 §8.1); a stray non-ASCII byte is named by
+    /// its value (it used to read "unexpected character 'ï'").
+    @Test func byteOrderMarkIsIgnoredAndStrayBytesAreNamed() throws {
+        let s = try Scenario.parse("\u{FEFF}{\(Self.base), \"count\": 2, \"frames\": {\"at\": [0]}}")
+        #expect(s.configuration.geometry.count == 2)
+        #expect(throws: ScenarioError(path: "", message: "invalid JSON at line 1, column 1: unexpected byte 0xC3")) {
+            try Scenario.parse("é")
+        }
+    }
 }

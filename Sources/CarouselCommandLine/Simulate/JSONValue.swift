@@ -53,6 +53,8 @@ struct JSONParser {
     /// Parses a complete document (one value, surrounded by optional whitespace).
     static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8))
+        // RFC 8259 §8.1 lets a parser ignore a byte order mark; editors on some systems write one.
+        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -93,7 +95,10 @@ struct JSONParser {
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(c)))'")
+        default:
+            // A non-ASCII byte is named by its value: printed as a character it would be a
+            // misleading Latin-1 letter (the first byte of a UTF-8 sequence).
+            throw error(c < 0x80 ? "unexpected character '\(Character(Unicode.Scalar(c)))'" : "unexpected byte 0x\(String(c, radix: 16, uppercase: true))")
         }
     }
 
