@@ -6,19 +6,55 @@ import Glibc
 
 @Suite struct PhysicsTests {
     /// A fling with momentum 0.998 from 0 at 1000 pt/s, pitch 260: rest point 499.5 → item 2.
+    /// The decay rate is chosen to cover D = 520 pt by the time the speed is down to 10 pt/s:
+    /// k = (1000 − 10) / 520 = 1.903846 1/s (UIScrollView's −1000 ln 0.998 = 2.002), so
+    /// x(τ) = (1000 / k)(1 − e^(−kτ)), v(τ) = 1000 e^(−kτ), landing at τ = ln(100) / k = 2.4189 s.
     @Test func flingLandsExactlyOnTheMomentumTarget() {
         var e = makeEngine()
         e.fling(offset: 0, velocity: 1000, at: 0)
         #expect(e.state.phase == .decelerating)
         #expect(isClose(e.state.velocity, 1000))   // the release velocity is kept
         e.advance(to: 0.5)
-        // x(τ) = 520 − 520 e^(−k τ) with k = 1000 / 520.
-        #expect(isClose(e.state.offset, 520 - 520 * exp(-(1000.0 / 520) * 0.5)))
-        e.advance(to: 20)
+        #expect(isClose(e.state.offset, 322.50609818081466))
+        #expect(isClose(e.state.velocity, 385.998005386526))
+        // Just before the end: 0.0008 pt short, at the stop speed.
+        e.advance(to: 2.4188)
+        #expect(isClose(e.state.offset, 519.9992272490832, 1e-7))
+        #expect(e.state.phase == .decelerating)
+        #expect(abs(e.state.velocity - 10) < 0.01)
+        e.advance(to: 2.419)
         #expect(e.state.offset == 520)
         #expect(e.state.velocity == 0)
         #expect(e.state.phase == .idle)
         #expect(e.takeEvents() == [.cameToRest(index: 2, previous: 0)])
+    }
+
+    /// UIKit's fast rate 0.99 (−1000 ln 0.99 = 10.05 1/s): from 200 at 1000 pt/s the projection
+    /// is 299.5 → item 1 at 260; D = 60, k = 990 / 60 = 16.5, landing at ln(100) / 16.5 = 0.2791 s.
+    @Test func fastRateSettlesQuickly() {
+        var e = makeEngine(paging: .momentum(decelerationRate: 0.99, maxItemsPerFling: nil))
+        e.fling(offset: 200, velocity: 1000, at: 0)
+        e.advance(to: 0.1)
+        #expect(isClose(e.state.offset, 200 + 1000 / 16.5 * (1 - exp(-1.65))))
+        e.advance(to: 0.279)
+        #expect(e.state.phase == .decelerating)
+        e.advance(to: 0.2792)
+        #expect(e.state.offset == 260)
+        #expect(e.state.phase == .idle)
+    }
+
+    /// A release too weak to coast to its target (k < 1 1/s) springs there instead, keeping its
+    /// velocity: 50 pt/s toward an item 200 pt away would need k = 0.2.
+    @Test func weakReleaseTowardTheTargetIsASpring() {
+        let m = Motion.release(startTime: 0, offset: 60, velocity: 50, target: 260)
+        guard case .spring = m else { Issue.record("expected a spring, got \(m)"); return }
+        #expect(m.velocity(at: 0) == 50)
+        // Strong release onto a near target: k capped at 40, start speed 40 · 20 + 10 = 810.
+        let strong = Motion.release(startTime: 0, offset: 240, velocity: 5000, target: 260)
+        guard case let .deceleration(d) = strong else { Issue.record("expected a deceleration"); return }
+        #expect(d.rate == 40)
+        #expect(d.startSpeed == 810)
+        #expect(isClose(d.duration, log(81) / 40))
     }
 
     @Test func decelerationDoesNotDependOnTheAdvanceStep() {
