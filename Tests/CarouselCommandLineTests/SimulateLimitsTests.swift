@@ -125,4 +125,28 @@ import CarouselTestSupport
             try Scenario.parse("é")
         }
     }
+
+    /// `style` and `paging` take a bare name or `{"name", …}`; a bad name is reported at the
+    /// value itself or at `.name` (one reader serves both since the fold of their parsers).
+    @Test func styleAndPagingNamesAndTheirPaths() throws {
+        let bare = try Scenario.parse(#"{\#(Self.base), "count": 3, "style": "stacked", "paging": "nearest"}"#)
+        #expect(bare.configuration.style == .stacked && bare.configuration.paging == .nearest)
+        let object = try Scenario.parse(#"{\#(Self.base), "count": 3, "paging": {"name": "single"}}"#)
+        #expect(object.configuration.paging == .single(velocityThreshold: 500))
+        let cases: [(String, String)] = [
+            (#""style": "spiral""#, "style: 'spiral' is not one of"),
+            (#""style": {"name": "spiral"}"#, "style.name: 'spiral' is not one of"),
+            (#""paging": {"fraction": 0.2}"#, "paging.name: required string is missing"),
+            (#""paging": "page""#, "paging: 'page' is not one of"),
+            (#""paging": {"name": "nearest", "fraction": 0.2}"#, "paging.fraction: unknown key"),
+        ]
+        for (fragment, message) in cases {
+            #expect(throws: ScenarioError.self) { try Scenario.parse(#"{\#(Self.base), "count": 3, \#(fragment)}"#) }
+            do {
+                _ = try Scenario.parse(#"{\#(Self.base), "count": 3, \#(fragment)}"#)
+            } catch {
+                #expect(error.description.hasPrefix(message), "\(error.description)")
+            }
+        }
+    }
 }

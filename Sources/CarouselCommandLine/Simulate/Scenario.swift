@@ -147,20 +147,26 @@ extension Scenario {
         return CarouselSize(width: w, height: h)
     }
 
-    private static func readStyle(_ value: JSONValue?, path: String) throws(ScenarioError) -> LayoutStyle {
-        var name = "linear"
-        var r: ObjectReader?
+    /// A `style` or `paging` value: a name string, or an object with `name` and parameters.
+    /// Returns the name, a reader over the parameters (empty for a bare name) and the path to
+    /// report a bad name at.
+    private static func readNamed(_ value: JSONValue?, path: String,
+                                  default fallback: String) throws(ScenarioError) -> (String, ObjectReader, String) {
         switch value {
-        case nil, .null?: break
-        case let .string(s)?: name = s
+        case nil, .null?:
+            return (fallback, try ObjectReader(.object([]), path: path), path)
+        case let .string(s)?:
+            return (s, try ObjectReader(.object([]), path: path), path)
         case let v?:
             var o = try ObjectReader(v, path: path)
-            guard let n = try o.string("name") else { throw ScenarioError(path: "\(path).name", message: "required string is missing") }
-            name = n
-            r = o
+            guard let name = try o.string("name") else { throw ScenarioError(path: "\(path).name", message: "required string is missing") }
+            return (name, o, "\(path).name")
         }
-        var o: ObjectReader
-        if let r { o = r } else { o = try ObjectReader(.object([]), path: path) }
+    }
+
+    private static func readStyle(_ value: JSONValue?, path: String) throws(ScenarioError) -> LayoutStyle {
+        let (name, parameters, namePath) = try readNamed(value, path: path, default: "linear")
+        var o = parameters
         let style: LayoutStyle
         switch name {
         case "linear":
@@ -186,27 +192,15 @@ extension Scenario {
             let s = try o.number("spacing", default: RingStyle().spacing, "must be > 0") { $0 > 0 }
             style = name == "rotary" ? .rotary(RingStyle(spacing: s)) : .cylinder(RingStyle(spacing: s))
         default:
-            throw ScenarioError(path: r == nil ? path : "\(path).name",
-                                message: "'\(name)' is not one of linear, zoom, stacked, coverFlow, rotary, cylinder")
+            throw ScenarioError(path: namePath, message: "'\(name)' is not one of linear, zoom, stacked, coverFlow, rotary, cylinder")
         }
         try o.finish()
         return style
     }
 
     private static func readPaging(_ value: JSONValue?, path: String) throws(ScenarioError) -> PagingPolicy {
-        var name = "momentum"
-        var r: ObjectReader?
-        switch value {
-        case nil, .null?: break
-        case let .string(s)?: name = s
-        case let v?:
-            var o = try ObjectReader(v, path: path)
-            guard let n = try o.string("name") else { throw ScenarioError(path: "\(path).name", message: "required string is missing") }
-            name = n
-            r = o
-        }
-        var o: ObjectReader
-        if let r { o = r } else { o = try ObjectReader(.object([]), path: path) }
+        let (name, parameters, namePath) = try readNamed(value, path: path, default: "momentum")
+        var o = parameters
         let policy: PagingPolicy
         switch name {
         case "nearest":
@@ -221,7 +215,7 @@ extension Scenario {
         case "distance":
             policy = .distance(fraction: try o.number("fraction", default: 0.125, "must lie in [0, 1]") { (0...1).contains($0) })
         default:
-            throw ScenarioError(path: r == nil ? path : "\(path).name", message: "'\(name)' is not one of nearest, momentum, single, distance")
+            throw ScenarioError(path: namePath, message: "'\(name)' is not one of nearest, momentum, single, distance")
         }
         try o.finish()
         return policy
