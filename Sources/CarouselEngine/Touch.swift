@@ -57,15 +57,22 @@ extension CarouselEngine {
     /// A release at content offset `offset` (points) with content velocity `velocity` (pt/s,
     /// positive toward higher indices), as if a drag had just ended there. Inputs are clamped
     /// into `CarouselLimits`; a non-cyclic offset is taken at most one viewport length beyond the
-    /// ends (the rubber band never shows more).
+    /// ends (the rubber band never shows more). In cyclic mode `offset` names a phase: the copy
+    /// nearest the current offset is used, as a drag from here would have reached it, so that
+    /// `maxItemsPerFling` and `distance` measure from the resting item's nearby copy rather than
+    /// from one many cycles away.
     public mutating func fling(offset: Double, velocity: Double, at time: Double) {
         advance(to: time)
         guard geometry.count > 0, offset.isFinite else { return }
         suspendTilt()
         let g = geometry
-        self.offset = g.wraps ? CarouselLimits.coordinate(offset)
-                              : min(max(offset, -g.viewportAlong), g.maximumOffset + g.viewportAlong)
-        normalise()
+        if g.wraps {
+            let o = CarouselLimits.coordinate(offset)
+            let cycle = g.cycleLength
+            self.offset = o + ((self.offset - o) / cycle).rounded() * cycle
+        } else {
+            self.offset = min(max(offset, -g.viewportAlong), g.maximumOffset + g.viewportAlong)
+        }
         release(velocity: velocity.isFinite ? CarouselLimits.speed(velocity) : 0)
     }
 

@@ -155,6 +155,28 @@ import Glibc
         #expect(e.state.index == 4)
     }
 
+    /// Found by fuzzing `simulate`: a cyclic fling at an offset several cycles away measured
+    /// `maxItemsPerFling` from a resting item many cycles off and travelled thousands of points
+    /// for 5.7 s. 4000 in a cycle of 5 · 260 = 1300 is phase 100, nearest item 0.
+    @Test func cyclicFlingUsesTheNearestCopyOfItsOffset() {
+        var e = makeEngine(narrowGeometry(count: 5, cyclic: true),
+                           paging: .momentum(decelerationRate: 0.998, maxItemsPerFling: 1))
+        e.fling(offset: 4000, velocity: 0, at: 0)
+        #expect(e.state.offset == 100)
+        e.advance(to: 2)
+        #expect(e.state.offset == 0)
+        #expect(e.state.phase == .idle)
+        // −3000 pt/s from phase 100 projects 100 − 1498.5 → slot −5.4; the cap of one item from
+        // item 0 gives slot −1, i.e. item 4 at 1040 after normalisation.
+        var f = makeEngine(narrowGeometry(count: 5, cyclic: true),
+                           paging: .momentum(decelerationRate: 0.998, maxItemsPerFling: 1))
+        f.fling(offset: -2500, velocity: -3000, at: 0)
+        #expect(f.state.offset == 100)
+        f.advance(to: 3)
+        #expect(f.state.offset == 1040)
+        #expect(f.state.index == 4)
+    }
+
     @Test func hugeVelocitiesAreClampedToTheSpeedLimit() {
         var e = makeEngine(narrowGeometry(count: 5_000_000), paging: .momentum(decelerationRate: 0.998, maxItemsPerFling: nil))
         e.fling(offset: 0, velocity: .greatestFiniteMagnitude, at: 0)
