@@ -149,4 +149,28 @@ import CarouselTestSupport
             }
         }
     }
+
+    /// Duplicate keys were found by scanning the members pairwise: an object of 100 000 keys
+    /// (1.3 MB) ran for minutes. Now linear; and a document may hold at most 2 000 000 values
+    /// (a 60 MB array of zeros took 2.5 min and 940 MB).
+    @Test func manyKeysAndValuesAreCheapOrRefused() throws {
+        let keys = (0..<100_000).map { "\"k\($0)\": 0" }.joined(separator: ",")
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(throws: ScenarioError(path: "viewport", message: "required object is missing")) {
+            try Scenario.parse("{\(keys)}")
+        }
+        #expect(clock.now - started < .seconds(10))
+        let duplicate = try #require(try? JSONParser.parse(#"{"a": 1, "b": 2}"#))
+        #expect(duplicate["b"]?.double == 2)
+        #expect(throws: JSONSyntaxError(line: 1, column: 13, message: "duplicate key 'a'")) {
+            try JSONParser.parse(#"{"a": 1, "a": 2}"#)
+        }
+        // The limit counts every value, containers included: [0, 0, 0] is 4 values.
+        #expect(JSONParser.maximumValues == 2_000_000)
+        #expect((try? JSONParser.parse("[0,0,0]", maximumValues: 4)) == .array([.number(0), .number(0), .number(0)]))
+        #expect(throws: JSONSyntaxError(line: 1, column: 6, message: "more than 3 values")) {
+            try JSONParser.parse("[0,0,0]", maximumValues: 3)
+        }
+    }
 }
