@@ -42,6 +42,23 @@ extension CarouselEngine {
     }
 }
 
+extension CarouselConfiguration {
+    /// The most items one `visibleItems()` query can return with this configuration: the slots
+    /// within the style's reach either side of the center (`⌊2 · reach / p⌋ + 1`), at most the
+    /// item count when not wrapping, and at most `CarouselEngine.maximumVisibleSlots`. Lets a
+    /// caller bound its output before running (e.g. `carouselctl simulate`).
+    public var maximumVisibleItemCount: Int {
+        let g = geometry
+        guard g.count > 0 else { return 0 }
+        let reach = style.maximumVisibleDistance(geometry: g.styleGeometry)
+        guard reach.isFinite, reach >= 0 else { return 0 }
+        let slots = (2 * reach / g.pitch).rounded(.down) + 1
+        var bound = Double(CarouselEngine.maximumVisibleSlots)
+        if !g.wraps { bound = min(bound, Double(g.count)) }
+        return Int(min(slots, bound))
+    }
+}
+
 /// Maps a style's logical-frame output (horizontal, LTR) to the real axis and direction.
 public enum LayoutMapping {
     /// The attributes in real viewport coordinates.

@@ -173,4 +173,28 @@ import CarouselTestSupport
             try JSONParser.parse("[0,0,0]", maximumValues: 3)
         }
     }
+
+    /// A 0.001-point pitch in a 100 000-point viewport shows 4096 items a frame: 100 000 frames
+    /// of them would have written about 100 GB. The bound is frames × visible items.
+    @Test func outputIsBoundedByFramesTimesVisibleItems() throws {
+        // linear reach (W + w) / 2 = (375 + 250) / 2 = 312.5 with p = 260: ⌊625 / 260⌋ + 1 = 3.
+        let c = CarouselConfiguration(geometry: CarouselGeometry(viewport: CarouselSize(width: 375, height: 200),
+                                                                 item: CarouselSize(width: 250, height: 160),
+                                                                 spacing: 10, count: 10))
+        #expect(c.maximumVisibleItemCount == 3)
+        var tiny = c
+        tiny.geometry.viewport.width = 100_000
+        tiny.geometry.spacing = -249.999
+        tiny.geometry.count = 1_000_000
+        #expect(tiny.maximumVisibleItemCount == CarouselEngine.maximumVisibleSlots)
+        let refused = #"{"viewport": {"width": 100000, "height": 200}, "item": {"width": 250, "height": 160}, "spacing": -249.999, "count": 1000000, "frames": {"every": 1, "until": 3000}}"#
+        #expect(throws: ScenarioError.self) { try Scenario.parse(refused) }
+        do { _ = try Scenario.parse(refused) } catch {
+            #expect(error.description.hasPrefix("frames: 3001 frames of up to 4096 visible items exceed 10000000 items"))
+        }
+        // A resize is counted too.
+        let resized = #"{\#(Self.base), "count": 1000000, "events": [{"t": 0, "type": "resize", "viewport": {"width": 100000, "height": 1}, "item": {"width": 1, "height": 1}, "spacing": 0}], "frames": {"every": 1, "until": 3000}}"#
+        #expect(throws: ScenarioError.self) { try Scenario.parse(resized) }
+        #expect((try? Scenario.parse(#"{\#(Self.base), "count": 10, "frames": {"every": 1, "until": 99999}}"#)) != nil)
+    }
 }

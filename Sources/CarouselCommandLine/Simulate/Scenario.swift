@@ -94,15 +94,21 @@ extension Scenario {
         // The configuration as the events change it, so that `set_tilt` and `resize` are checked
         // against the values in effect when they happen.
         var current = configuration
+        var itemsPerFrame = configuration.maximumVisibleItemCount
         for (i, value) in (try r.array("events") ?? []).enumerated() {
             let event = try readEvent(value, path: "events[\(i)]")
             if let previous = events.last, event.time < previous.time {
                 throw ScenarioError(path: "events[\(i)].t", message: "\(event.time) is earlier than the previous event (\(previous.time)); events must be in time order")
             }
             try apply(event, to: &current, path: "events[\(i)]")
+            itemsPerFrame = max(itemsPerFrame, current.maximumVisibleItemCount)
             events.append(event)
         }
         let frames = try readFrames(r.value("frames"), lastEventTime: events.last?.time ?? 0)
+        // Frames × items bounds the output: 100 000 frames of 4096 items would be ~100 GB.
+        guard frames.count * itemsPerFrame <= maximumOutputItems else {
+            throw ScenarioError(path: "frames", message: "\(frames.count) frames of up to \(itemsPerFrame) visible items exceed \(maximumOutputItems) items of output; ask for fewer frames or use a larger pitch")
+        }
         try r.finish()
         return Scenario(configuration: configuration, events: events, frames: frames)
     }
@@ -333,8 +339,10 @@ extension Scenario {
 
     /// Largest event or frame time, seconds (about 11.6 days); keeps nanosecond rounding exact.
     static let maximumTime = 1_000_000.0
-    /// Most frames one scenario may ask for (each is one output line of up to a few KiB).
+    /// Most frames one scenario may ask for.
     static let maximumFrames = 100_000
+    /// Most item objects in one run's output (about 300 bytes each: 3 GB at most).
+    static let maximumOutputItems = 10_000_000
 
     static func roundedToNanosecond(_ t: Double) -> Double { (t * 1e9).rounded() / 1e9 }
 }
