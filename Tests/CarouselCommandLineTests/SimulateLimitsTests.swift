@@ -139,6 +139,7 @@ import CarouselTestSupport
             (#""paging": {"fraction": 0.2}"#, "paging.name: required string is missing"),
             (#""paging": "page""#, "paging: 'page' is not one of"),
             (#""paging": {"name": "nearest", "fraction": 0.2}"#, "paging.fraction: unknown key"),
+            (#""style": 5"#, "style: expected a name string or an object with \"name\", found a number"),
         ]
         for (fragment, message) in cases {
             #expect(throws: ScenarioError.self) { try Scenario.parse(#"{\#(Self.base), "count": 3, \#(fragment)}"#) }

@@ -164,6 +164,9 @@ extension Scenario {
         case let .string(s)?:
             return (s, try ObjectReader(.object([]), path: path), path)
         case let v?:
+            guard case .object = v else {
+                throw ScenarioError(path: path, message: "expected a name string or an object with \"name\", found \(v.typeName)")
+            }
             var o = try ObjectReader(v, path: path)
             guard let name = try o.string("name") else { throw ScenarioError(path: "\(path).name", message: "required string is missing") }
             return (name, o, "\(path).name")
