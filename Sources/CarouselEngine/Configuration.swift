@@ -60,46 +60,35 @@ public struct CarouselConfiguration: Hashable, Sendable {
         self.outerScrollRatio = outerScrollRatio
     }
 
-    /// Checks every number for range and finiteness.
+    /// Checks every number for range and finiteness (bounds in `CarouselLimits` and below).
     /// - Throws: `CarouselConfigurationError` naming the first bad field (its camelCase name as
     ///   in `carouselctl simulate` scenarios, e.g. `item.width`).
     public func validate() throws(CarouselConfigurationError) {
-        func positive(_ v: Double, _ field: String) throws(CarouselConfigurationError) {
-            guard v.isFinite, v > 0 else { throw .init(field: field, reason: "must be a finite number > 0") }
+        /// `v` must lie in `range` (NaN never does).
+        func check(_ v: Double, _ range: ClosedRange<Double>, _ field: String, _ reason: String) throws(CarouselConfigurationError) {
+            guard range.contains(v) else { throw .init(field: field, reason: reason) }
         }
-        func nonNegative(_ v: Double, _ field: String) throws(CarouselConfigurationError) {
-            guard v.isFinite, v >= 0 else { throw .init(field: field, reason: "must be a finite number ≥ 0") }
+        try geometry.validate()
+        try check(dragThreshold, 0...CarouselLimits.maximumLength, "dragThreshold", "must lie in [0, 100000] points")
+        try check(outerScrollRatio, -1000...1000, "outerScroll.ratio", "must lie in [−1000, 1000]")
+        try check(tilt.deadZoneDegrees, 0...180, "tilt.deadZoneDeg", "must lie in [0, 180] degrees")
+        guard tilt.maxDegrees <= 180, tilt.maxDegrees > tilt.deadZoneDegrees else {
+            throw .init(field: "tilt.maxDeg", reason: "must be greater than tilt.deadZoneDeg and ≤ 180 degrees")
         }
-        try positive(geometry.viewport.width, "viewport.width")
-        try positive(geometry.viewport.height, "viewport.height")
-        try positive(geometry.item.width, "item.width")
-        try positive(geometry.item.height, "item.height")
-        guard geometry.spacing.isFinite, geometry.itemAlong + geometry.spacing > 0 else {
-            throw .init(field: "spacing", reason: "must be finite and leave a positive pitch (item length + spacing > 0)")
-        }
-        guard geometry.count >= 0 else { throw .init(field: "count", reason: "must be ≥ 0") }
-        try nonNegative(dragThreshold, "dragThreshold")
-        guard outerScrollRatio.isFinite else { throw .init(field: "outerScroll.ratio", reason: "must be finite") }
-        try nonNegative(tilt.deadZoneDegrees, "tilt.deadZoneDeg")
-        guard tilt.maxDegrees.isFinite, tilt.maxDegrees > tilt.deadZoneDegrees else {
-            throw .init(field: "tilt.maxDeg", reason: "must be finite and greater than tilt.deadZoneDeg")
-        }
-        try nonNegative(tilt.maxItemsPerSecond, "tilt.maxItemsPerSecond")
+        try check(tilt.maxItemsPerSecond, 0...1000, "tilt.maxItemsPerSecond", "must lie in [0, 1000]")
         switch paging {
         case .nearest: break
         case let .momentum(rate, maxItems):
-            guard rate.isFinite, rate > 0, rate < 1 else {
-                throw .init(field: "paging.decelerationRate", reason: "must lie strictly between 0 and 1")
-            }
+            // The range `Deceleration` works in (0.99 is UIKit's fast rate, 0.998 its normal one).
+            try check(rate, Deceleration.rateRange, "paging.decelerationRate",
+                      "must lie in [\(Deceleration.rateRange.lowerBound), \(Deceleration.rateRange.upperBound)]")
             if let maxItems, maxItems < 1 {
                 throw .init(field: "paging.maxItemsPerFling", reason: "must be ≥ 1 or null")
             }
         case let .single(threshold):
-            try nonNegative(threshold, "paging.velocityThreshold")
+            try check(threshold, 0...CarouselLimits.maximumSpeed, "paging.velocityThreshold", "must lie in [0, 1000000] pt/s")
         case let .distance(fraction):
-            guard fraction.isFinite, fraction >= 0, fraction <= 1 else {
-                throw .init(field: "paging.fraction", reason: "must lie in [0, 1]")
-            }
+            try check(fraction, 0...1, "paging.fraction", "must lie in [0, 1]")
         }
     }
 }

@@ -23,8 +23,11 @@ public enum Deceleration {
         velocity * exponential(1000 * naturalLog(clampedRate(rate)) * max(seconds, 0))
     }
 
+    /// The rates the engine works with; others are clamped into it (NaN becomes 0.998).
+    public static let rateRange = 0.5...0.999999
+
     @inlinable static func clampedRate(_ rate: Double) -> Double {
         guard rate.isFinite else { return 0.998 }
-        return min(max(rate, 0.5), 0.999999)
+        return min(max(rate, rateRange.lowerBound), rateRange.upperBound)
     }
 }

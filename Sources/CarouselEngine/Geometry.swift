@@ -99,6 +99,26 @@ public struct CarouselGeometry: Hashable, Sendable {
                       itemCross: itemCross, spacing: pitch - itemAlong, count: count)
     }
 
+    /// Checks sizes, spacing and count against `CarouselLimits`: every length in
+    /// (0, `maximumLength`], |spacing| ≤ `maximumLength`, a pitch of at least `minimumPitch`, and a
+    /// count in [0, `maximumCount`].
+    /// - Throws: `CarouselConfigurationError` naming the field (`viewport.width`, `item.height`,
+    ///   `spacing`, `count`).
+    public func validate() throws(CarouselConfigurationError) {
+        let limit = CarouselLimits.maximumLength
+        for (field, v) in [("viewport.width", viewport.width), ("viewport.height", viewport.height),
+                           ("item.width", item.width), ("item.height", item.height)] {
+            guard v > 0, v <= limit else { throw .init(field: field, reason: "must be > 0 and ≤ \(Int(limit)) points") }
+        }
+        guard abs(spacing) <= limit else { throw .init(field: "spacing", reason: "must lie within ±\(Int(limit)) points") }
+        guard itemAlong + spacing >= Self.minimumPitch else {
+            throw .init(field: "spacing", reason: "must leave a pitch (item length + spacing) of at least \(Self.minimumPitch) points")
+        }
+        guard count >= 0, count <= CarouselLimits.maximumCount else {
+            throw .init(field: "count", reason: "must lie in 0…\(CarouselLimits.maximumCount)")
+        }
+    }
+
     /// The index of the item nearest `offset`: `floor(offset / p + 0.5)` (ties go to the higher
     /// index), clamped to `[0, count - 1]`, or wrapped into it when cyclic; `nil` when empty.
     public func index(atOffset offset: Double) -> Int? {

@@ -51,58 +51,84 @@ public enum Motion: Hashable, Sendable {
     }
 }
 
-/// UIScrollView-style deceleration bent to land on a paging target: `x(τ) = target − (target −
-/// x0) · e^(−k τ)` with `k = v0 / (target − x0)`, so the release velocity is kept and the speed
-/// decays exponentially, as UIScrollView's `v · rate^(1000 τ)` does (for momentum paging with the
-/// target at the projected rest point, `k = −1000 ln rate` exactly). `k` is kept within
-/// [`minimumRate`, `maximumRate`] so that a weak release does not crawl and a strong one does not
-/// stop dead. The motion ends, exactly on the target, once the speed `k · remaining` drops to
-/// 1 pt/s.
+/// UIScrollView's deceleration, adjusted to land on a paging target and to end crisply.
+///
+/// UIScrollView's speed decays as `v0 · d^(1000 τ)` and it stops once the speed falls under a
+/// threshold. Here the speed decays as `u · e^(−k τ)` and the decay rate `k` is chosen so that
+/// the motion covers exactly the distance `D = |target − x0|` by the time the speed has fallen
+/// to `stopSpeed`: `k = (|v0| − stopSpeed) / D`, so
+/// `x(τ) = x0 ± (u / k) · (1 − e^(−k τ))`, ending at `τ_end = ln(u / stopSpeed) / k` exactly on
+/// the target (the position is continuous; the speed steps from `stopSpeed` to 0, like UIKit's
+/// stop). For momentum paging the target is near the projected rest point, so `k` is close to
+/// UIScrollView's `−1000 ln d` (2.0 1/s at 0.998): the release velocity is kept (`u = |v0|`) and
+/// the curve is UIScrollView's, only shorter by the invisible tail (a 1000 pt/s release at 0.998
+/// settles in about 2.4 s instead of about 3.5 s to come within half a point).
+///
+/// `k` is at most `maximumRate` (a strong release onto a near target then starts at
+/// `u = k · D + stopSpeed` < |v0|, stopping at the page as UIKit does); a release too weak to
+/// coast to its target (`k` below `minimumRate`) is not a deceleration: `Motion.release` uses a
+/// spring, which keeps the velocity continuous.
 public struct DecelerationMotion: Hashable, Sendable {
     public var startTime: Double
     public var startOffset: Double
     public var target: Double
+    /// Speed at the start, `u`, points per second (> `stopSpeed`).
+    public var startSpeed: Double
     /// Decay rate k, 1/s.
     public var rate: Double
     /// Seconds from `startTime` until the offset is exactly `target`.
     public var duration: Double
 
-    /// Slowest decay, 1/s (time constant 1 s, twice UIScrollView's normal rate 0.998).
+    /// The speed at which the motion stops on its target, points per second (1/6 point per
+    /// 60 Hz frame, half a pixel on a 3× screen: the last step is not visible as a stop).
+    public static let stopSpeed = 10.0
+    /// Slowest decay, 1/s (time constant 1 s, half of UIScrollView's normal rate 0.998).
     public static let minimumRate = 1.0
     /// Fastest decay, 1/s (time constant 25 ms).
     public static let maximumRate = 40.0
 
-    /// `nil` when the velocity does not point toward the target (or either is zero).
+    /// `nil` when the velocity does not point toward the target (or either is zero), or is too
+    /// weak to coast there (`(|v0| − stopSpeed) / D < minimumRate`).
     public init?(startTime: Double, startOffset: Double, startVelocity: Double, target: Double) {
-        let distance = target - startOffset
-        guard distance != 0, startVelocity.isFinite, startVelocity * distance > 0 else { return nil }
+        let distance = abs(target - startOffset)
+        guard distance > 0, distance.isFinite, startVelocity.isFinite, startVelocity * (target - startOffset) > 0 else {
+            return nil
+        }
+        let needed = (abs(startVelocity) - Self.stopSpeed) / distance
+        guard needed >= Self.minimumRate else { return nil }
         self.startTime = startTime
         self.startOffset = startOffset
         self.target = target
-        rate = min(max(startVelocity / distance, Self.minimumRate), Self.maximumRate)
-        let stopDistance = SnapMotion.speedTolerance / rate
-        duration = abs(distance) > stopDistance ? naturalLog(abs(distance) / stopDistance) / rate : 0
+        rate = min(needed, Self.maximumRate)
+        startSpeed = rate * distance + Self.stopSpeed
+        duration = naturalLog(startSpeed / Self.stopSpeed) / rate
     }
+
+    /// +1 toward higher offsets, −1 toward lower ones.
+    private var direction: Double { target >= startOffset ? 1 : -1 }
 
     public func offset(at time: Double) -> Double {
         let tau = time - startTime
         if tau >= duration { return target }
         if tau <= 0 { return startOffset }
-        return target - (target - startOffset) * exponential(-rate * tau)
+        return startOffset + direction * startSpeed / rate * (1 - exponential(-rate * tau))
     }
 
     public func velocity(at time: Double) -> Double {
         let tau = time - startTime
         if tau >= duration { return 0 }
-        return rate * (target - startOffset) * exponential(-rate * max(tau, 0))
+        return direction * startSpeed * exponential(-rate * max(tau, 0))
     }
 
     public func isFinished(at time: Double) -> Bool { time - startTime >= duration }
 
+    /// The same motion with every offset multiplied by `factor` (a pitch change; the speeds
+    /// scale with it, the duration does not) or shifted by `shift` points.
     func rescaled(by factor: Double, shiftedBy shift: Double) -> DecelerationMotion {
         var m = self
         m.startOffset = startOffset * factor + shift
         m.target = target * factor + shift
+        m.startSpeed = startSpeed * abs(factor)
         return m
     }
 }

@@ -8,6 +8,7 @@ extension CarouselEngine {
     public mutating func outerScroll(y: Double, at time: Double) {
         advance(to: time)
         guard y.isFinite else { return }
+        let y = CarouselLimits.coordinate(y)
         guard let lastY = outerScrollLastY else {
             outerScrollLastY = y
             outerScrollLastTime = self.time

@@ -8,7 +8,7 @@ extension CarouselEngine {
         guard offset.isFinite else { return }
         if case .dragging = activity { return }
         activity = .idle
-        self.offset = geometry.count > 0 ? geometry.clampOffset(offset) : 0
+        self.offset = geometry.count > 0 ? geometry.clampOffset(CarouselLimits.coordinate(offset)) : 0
         normalise()
         restingOffset = self.offset
         noteRestingIndex()

@@ -9,6 +9,12 @@ public enum TiltMapping {
         abs(rollDegrees) <= settings.deadZoneDegrees
     }
 
+    /// Whether `rollDegrees` leaves the carousel to itself: inside the dead zone in velocity mode;
+    /// only when level (roll 0) in position mode, whose displacement has no dead zone.
+    public static func isAtRest(_ rollDegrees: Double, _ settings: TiltSettings) -> Bool {
+        settings.mode == .velocity ? isInDeadZone(rollDegrees, settings) : rollDegrees == 0
+    }
+
     /// +1 when a positive roll should make the offset grow, −1 otherwise.
     static func offsetSign(mirrored: Bool) -> Double { mirrored ? 1 : -1 }
 

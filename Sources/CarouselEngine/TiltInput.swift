@@ -5,19 +5,22 @@ extension CarouselEngine {
     /// the next sample, and `advance(to:)` integrates the velocity-mode speed exactly over time,
     /// so the result does not depend on the sample rate.
     ///
-    /// Inside the dead zone: tilt re-arms, and tilting that was driving the carousel ends with a
-    /// snap to the nearest item (velocity mode) or a spring back to the resting item (position
-    /// mode). Outside it: drives the carousel when armed, enabled and nothing higher owns it.
+    /// Inside the dead zone tilt re-arms. Velocity mode: inside the dead zone, tilting that was
+    /// driving the carousel ends with a snap to the nearest item; outside it drives the carousel
+    /// when armed, enabled and nothing higher owns it. Position mode follows INTERFACES §1
+    /// literally: the displacement `clamp(roll / max, −1, 1) · 0.5 · p` has no dead zone (so it
+    /// is continuous in the roll, with no jump at the dead-zone edge) and a level device (roll 0)
+    /// springs back to the resting item.
     public mutating func tilt(rollDegrees: Double, at time: Double) {
         advance(to: time)
         guard rollDegrees.isFinite else { return }
         tiltRollDegrees = rollDegrees
         let settings = configuration.tilt
         let g = geometry
-        if !settings.enabled || g.count == 0 || TiltMapping.isInDeadZone(rollDegrees, settings) {
-            // Re-arm only while no higher input owns the carousel: "back in the dead zone" counts
-            // after the higher input is over.
-            if TiltMapping.isInDeadZone(rollDegrees, settings), activity.allows(.tilt) { tiltArmed = true }
+        // Re-arm only while no higher input owns the carousel: "back in the dead zone" counts
+        // after the higher input is over.
+        if TiltMapping.isInDeadZone(rollDegrees, settings), activity.allows(.tilt) { tiltArmed = true }
+        if !settings.enabled || g.count == 0 || TiltMapping.isAtRest(rollDegrees, settings) {
             endTilt()
             return
         }
@@ -55,8 +58,8 @@ extension CarouselEngine {
         if !s.enabled || modeChanged {
             endTilt()
         } else if case let .tilting(base) = activity {
-            if TiltMapping.isInDeadZone(tiltRollDegrees, s) {
-                tiltArmed = true
+            if TiltMapping.isInDeadZone(tiltRollDegrees, s) { tiltArmed = true }
+            if TiltMapping.isAtRest(tiltRollDegrees, s) {
                 endTilt()
             } else {
                 applyTiltPosition(base: base)

@@ -5,6 +5,7 @@ extension CarouselEngine {
     public mutating func dragBegan(location: Double, at time: Double) {
         advance(to: time)
         guard geometry.count > 0, location.isFinite else { return }
+        let location = CarouselLimits.coordinate(location)
         var interrupted = true
         if case .idle = activity { interrupted = false }
         let g = geometry
@@ -21,6 +22,7 @@ extension CarouselEngine {
     public mutating func dragMoved(location: Double, at time: Double) {
         advance(to: time)
         guard case var .dragging(drag) = activity, location.isFinite else { return }
+        let location = CarouselLimits.coordinate(location)
         drag.tracker.move(to: location, at: self.time)
         activity = .dragging(drag)
         followFinger(drag, location: location)
@@ -33,6 +35,7 @@ extension CarouselEngine {
     public mutating func dragEnded(location: Double, velocity: Double? = nil, at time: Double) {
         advance(to: time)
         guard case var .dragging(drag) = activity else { return }
+        let location = CarouselLimits.coordinate(location)
         if location.isFinite { drag.tracker.move(to: location, at: self.time) }
         guard drag.tracker.hasCrossed else {
             activity = .idle
@@ -48,17 +51,29 @@ extension CarouselEngine {
         }
         if location.isFinite { followFinger(drag, location: location) }
         let finger = velocity.flatMap { $0.isFinite ? $0 : nil } ?? drag.tracker.estimatedVelocity()
-        release(velocity: fingerSign * finger)
+        release(velocity: fingerSign * CarouselLimits.speed(finger))
     }
 
     /// A release at content offset `offset` (points) with content velocity `velocity` (pt/s,
-    /// positive toward higher indices), as if a drag had just ended there.
+    /// positive toward higher indices), as if a drag had just ended there. Inputs are clamped
+    /// into `CarouselLimits`; a non-cyclic offset is taken at most one viewport length beyond the
+    /// ends (the rubber band never shows more). In cyclic mode `offset` names a phase: the copy
+    /// nearest the current offset is used, as a drag from here would have reached it, so that
+    /// `maxItemsPerFling` and `distance` measure from the resting item's nearby copy rather than
+    /// from one many cycles away.
     public mutating func fling(offset: Double, velocity: Double, at time: Double) {
         advance(to: time)
         guard geometry.count > 0, offset.isFinite else { return }
         suspendTilt()
-        self.offset = offset
-        release(velocity: velocity.isFinite ? velocity : 0)
+        let g = geometry
+        if g.wraps {
+            let o = CarouselLimits.coordinate(offset)
+            let cycle = g.cycleLength
+            self.offset = o + ((self.offset - o) / cycle).rounded() * cycle
+        } else {
+            self.offset = min(max(offset, -g.viewportAlong), g.maximumOffset + g.viewportAlong)
+        }
+        release(velocity: velocity.isFinite ? CarouselLimits.speed(velocity) : 0)
     }
 
     /// A tap at `location` along the axis and `cross` across it (viewport points; `nil` = the

@@ -42,14 +42,31 @@ extension CarouselEngine {
     }
 }
 
+extension CarouselConfiguration {
+    /// The most items one `visibleItems()` query can return with this configuration: the slots
+    /// within the style's reach either side of the center (`⌊2 · reach / p⌋ + 1`), at most the
+    /// item count when not wrapping, and at most `CarouselEngine.maximumVisibleSlots`. Lets a
+    /// caller bound its output before running (e.g. `carouselctl simulate`).
+    public var maximumVisibleItemCount: Int {
+        let g = geometry
+        guard g.count > 0 else { return 0 }
+        let reach = style.maximumVisibleDistance(geometry: g.styleGeometry)
+        guard reach.isFinite, reach >= 0 else { return 0 }
+        let slots = (2 * reach / g.pitch).rounded(.down) + 1
+        var bound = Double(CarouselEngine.maximumVisibleSlots)
+        if !g.wraps { bound = min(bound, Double(g.count)) }
+        return Int(min(slots, bound))
+    }
+}
+
 /// Maps a style's logical-frame output (horizontal, LTR) to the real axis and direction.
 public enum LayoutMapping {
     /// The attributes in real viewport coordinates.
     ///
     /// - RTL (horizontal only): mirror x, i.e. the center goes to `viewportCenter − centerOffset`
-    ///   and the transform is conjugated by `diag(−1, 1, 1, 1)`.
+    ///   and the transform is `reflectingX()` (conjugated by `diag(−1, 1, 1, 1)`).
     /// - Vertical: swap x and y, i.e. the center goes to `(viewportCenterX, viewportCenterY +
-    ///   centerOffset)`, the transform is conjugated by the x/y permutation and the scales swap.
+    ///   centerOffset)`, the transform is `swappingXY()` and the scales swap.
     public static func attributes(of output: StyleOutput, index: Int, instance: Int, slot: Int,
                                   geometry g: CarouselGeometry) -> ItemAttributes {
         var transform = output.transform
@@ -58,34 +75,18 @@ public enum LayoutMapping {
         switch g.axis {
         case .horizontal:
             if g.isMirrored {
-                transform = mirroredX(transform)
+                transform = transform.reflectingX()
                 center = CarouselPoint(x: g.viewport.width / 2 - output.centerOffset, y: g.viewport.height / 2)
             } else {
                 center = CarouselPoint(x: g.viewport.width / 2 + output.centerOffset, y: g.viewport.height / 2)
             }
         case .vertical:
-            transform = swappedXY(transform)
+            transform = transform.swappingXY()
             center = CarouselPoint(x: g.viewport.width / 2, y: g.viewport.height / 2 + output.centerOffset)
             swap(&scaleX, &scaleY)
         }
         return ItemAttributes(index: index, instance: instance, slot: slot, center: center, size: g.item,
                               scaleX: scaleX, scaleY: scaleY, alpha: output.alpha, zIndex: output.zIndex,
                               transform: transform)
-    }
-
-    /// `S · M · S` with `S = diag(−1, 1, 1, 1)`: negates the entries with exactly one index 1.
-    public static func mirroredX(_ m: Transform3D) -> Transform3D {
-        Transform3D(m.m11, -m.m12, -m.m13, -m.m14,
-                    -m.m21, m.m22, m.m23, m.m24,
-                    -m.m31, m.m32, m.m33, m.m34,
-                    -m.m41, m.m42, m.m43, m.m44)
-    }
-
-    /// `P · M · P` with `P` the permutation swapping x and y: `m'ij = m(π i)(π j)`.
-    public static func swappedXY(_ m: Transform3D) -> Transform3D {
-        Transform3D(m.m22, m.m21, m.m23, m.m24,
-                    m.m12, m.m11, m.m13, m.m14,
-                    m.m32, m.m31, m.m33, m.m34,
-                    m.m42, m.m41, m.m43, m.m44)
     }
 }

@@ -84,19 +84,19 @@ import Testing
 
     @Test func mirroringConjugatesTheTransform() {
         let r = Transform3D.rotationY(0.3)
-        let m = LayoutMapping.mirroredX(r)
+        let m = r.reflectingX()
         let expected = Transform3D.rotationY(-0.3)
         for (a, b) in zip(m.values, expected.values) { #expect(isClose(a, b)) }
-        #expect(LayoutMapping.mirroredX(.translation(5, 7, 9)) == .translation(-5, 7, 9))
-        #expect(LayoutMapping.mirroredX(.scale(2, 3)) == .scale(2, 3))
+        #expect(Transform3D.translation(5, 7, 9).reflectingX() == .translation(-5, 7, 9))
+        #expect(Transform3D.scale(2, 3).reflectingX() == .scale(2, 3))
     }
 
     @Test func verticalSwapConjugatesTheTransform() {
-        let m = LayoutMapping.swappedXY(.rotationY(0.3))
+        let m = Transform3D.rotationY(0.3).swappingXY()
         let expected = Transform3D.rotationX(-0.3)
         for (a, b) in zip(m.values, expected.values) { #expect(isClose(a, b)) }
-        #expect(LayoutMapping.swappedXY(.translation(5, 7, 9)) == .translation(7, 5, 9))
-        #expect(LayoutMapping.swappedXY(.scale(2, 3)) == .scale(3, 2))
+        #expect(Transform3D.translation(5, 7, 9).swappingXY() == .translation(7, 5, 9))
+        #expect(Transform3D.scale(2, 3).swappingXY() == .scale(3, 2))
     }
 
     @Test func styleOutputIsMappedToTheRealAxis() {

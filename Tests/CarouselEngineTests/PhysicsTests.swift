@@ -6,19 +6,55 @@ import Glibc
 
 @Suite struct PhysicsTests {
     /// A fling with momentum 0.998 from 0 at 1000 pt/s, pitch 260: rest point 499.5 → item 2.
+    /// The decay rate is chosen to cover D = 520 pt by the time the speed is down to 10 pt/s:
+    /// k = (1000 − 10) / 520 = 1.903846 1/s (UIScrollView's −1000 ln 0.998 = 2.002), so
+    /// x(τ) = (1000 / k)(1 − e^(−kτ)), v(τ) = 1000 e^(−kτ), landing at τ = ln(100) / k = 2.4189 s.
     @Test func flingLandsExactlyOnTheMomentumTarget() {
         var e = makeEngine()
         e.fling(offset: 0, velocity: 1000, at: 0)
         #expect(e.state.phase == .decelerating)
         #expect(isClose(e.state.velocity, 1000))   // the release velocity is kept
         e.advance(to: 0.5)
-        // x(τ) = 520 − 520 e^(−k τ) with k = 1000 / 520.
-        #expect(isClose(e.state.offset, 520 - 520 * exp(-(1000.0 / 520) * 0.5)))
-        e.advance(to: 20)
+        #expect(isClose(e.state.offset, 322.50609818081466))
+        #expect(isClose(e.state.velocity, 385.998005386526))
+        // Just before the end: 0.0008 pt short, at the stop speed.
+        e.advance(to: 2.4188)
+        #expect(isClose(e.state.offset, 519.9992272490832, 1e-7))
+        #expect(e.state.phase == .decelerating)
+        #expect(abs(e.state.velocity - 10) < 0.01)
+        e.advance(to: 2.419)
         #expect(e.state.offset == 520)
         #expect(e.state.velocity == 0)
         #expect(e.state.phase == .idle)
         #expect(e.takeEvents() == [.cameToRest(index: 2, previous: 0)])
+    }
+
+    /// UIKit's fast rate 0.99 (−1000 ln 0.99 = 10.05 1/s): from 200 at 1000 pt/s the projection
+    /// is 299.5 → item 1 at 260; D = 60, k = 990 / 60 = 16.5, landing at ln(100) / 16.5 = 0.2791 s.
+    @Test func fastRateSettlesQuickly() {
+        var e = makeEngine(paging: .momentum(decelerationRate: 0.99, maxItemsPerFling: nil))
+        e.fling(offset: 200, velocity: 1000, at: 0)
+        e.advance(to: 0.1)
+        #expect(isClose(e.state.offset, 200 + 1000 / 16.5 * (1 - exp(-1.65))))
+        e.advance(to: 0.279)
+        #expect(e.state.phase == .decelerating)
+        e.advance(to: 0.2792)
+        #expect(e.state.offset == 260)
+        #expect(e.state.phase == .idle)
+    }
+
+    /// A release too weak to coast to its target (k < 1 1/s) springs there instead, keeping its
+    /// velocity: 50 pt/s toward an item 200 pt away would need k = 0.2.
+    @Test func weakReleaseTowardTheTargetIsASpring() {
+        let m = Motion.release(startTime: 0, offset: 60, velocity: 50, target: 260)
+        guard case .spring = m else { Issue.record("expected a spring, got \(m)"); return }
+        #expect(m.velocity(at: 0) == 50)
+        // Strong release onto a near target: k capped at 40, start speed 40 · 20 + 10 = 810.
+        let strong = Motion.release(startTime: 0, offset: 240, velocity: 5000, target: 260)
+        guard case let .deceleration(d) = strong else { Issue.record("expected a deceleration"); return }
+        #expect(d.rate == 40)
+        #expect(d.startSpeed == 810)
+        #expect(isClose(d.duration, log(81) / 40))
     }
 
     @Test func decelerationDoesNotDependOnTheAdvanceStep() {
@@ -86,5 +122,70 @@ import Glibc
         // After a 0.3 s pause the window holds one sample: the last two samples give the speed.
         tracker.move(to: 200, at: 0.5)
         #expect(isClose(tracker.estimatedVelocity(), 0))
+    }
+}
+
+/// Absurd runtime inputs (the daemon's socket commands are not validated like scenarios) are
+/// clamped into `CarouselLimits` instead of producing NaN or a motion that never ends.
+@Suite struct InputClampingTests {
+    /// Before: a fling at 1e308 made the spring's coefficients infinite, the offset NaN (printed
+    /// as 0) and the phase `decelerating` for the 10 s safety bound.
+    @Test func flingFarBeyondTheEndLandsOnTheLastItem() {
+        var e = makeEngine(narrowGeometry(count: 5))
+        e.fling(offset: 1e308, velocity: 1e308, at: 0)
+        // Taken one viewport (375) beyond the end 1040: the spring starts at 1415 moving outward
+        // at 10^6 pt/s, turns round and lands.
+        #expect(e.state.offset == 1040 + 375)
+        e.advance(to: 0.5)
+        #expect(e.state.offset.isFinite && e.state.offset > 1040)
+        e.advance(to: 3)
+        #expect(e.state.offset == 1040)
+        #expect(e.state.phase == .idle)
+    }
+
+    /// Cyclic: the offset is clamped to ±1e15 points before normalisation, so the phase stays
+    /// exact instead of turning into garbage instances (`instance` 900719925474099 before).
+    @Test func cyclicFlingAtAHugeOffsetKeepsItsPhase() {
+        var e = makeEngine(narrowGeometry(count: 5, cyclic: true), paging: .nearest)
+        e.fling(offset: 1e308, velocity: 0, at: 0)
+        // 1e15 mod 1300 = 1000 (1e15 = 1300 · 769230769230 + 1000): item 4 at 1040 is nearest.
+        #expect(e.state.offset == 1000)
+        e.advance(to: 3)
+        #expect(e.state.offset == 1040)
+        #expect(e.state.index == 4)
+    }
+
+    /// Found by fuzzing `simulate`: a cyclic fling at an offset several cycles away measured
+    /// `maxItemsPerFling` from a resting item many cycles off and travelled thousands of points
+    /// for 5.7 s. 4000 in a cycle of 5 · 260 = 1300 is phase 100, nearest item 0.
+    @Test func cyclicFlingUsesTheNearestCopyOfItsOffset() {
+        var e = makeEngine(narrowGeometry(count: 5, cyclic: true),
+                           paging: .momentum(decelerationRate: 0.998, maxItemsPerFling: 1))
+        e.fling(offset: 4000, velocity: 0, at: 0)
+        #expect(e.state.offset == 100)
+        e.advance(to: 2)
+        #expect(e.state.offset == 0)
+        #expect(e.state.phase == .idle)
+        // −3000 pt/s from phase 100 projects 100 − 1498.5 → slot −5.4; the cap of one item from
+        // item 0 gives slot −1, i.e. item 4 at 1040 after normalisation.
+        var f = makeEngine(narrowGeometry(count: 5, cyclic: true),
+                           paging: .momentum(decelerationRate: 0.998, maxItemsPerFling: 1))
+        f.fling(offset: -2500, velocity: -3000, at: 0)
+        #expect(f.state.offset == 100)
+        f.advance(to: 3)
+        #expect(f.state.offset == 1040)
+        #expect(f.state.index == 4)
+    }
+
+    @Test func hugeVelocitiesAreClampedToTheSpeedLimit() {
+        var e = makeEngine(narrowGeometry(count: 5_000_000), paging: .momentum(decelerationRate: 0.998, maxItemsPerFling: nil))
+        e.fling(offset: 0, velocity: .greatestFiniteMagnitude, at: 0)
+        #expect(isClose(e.state.velocity, CarouselLimits.maximumSpeed))
+        var o = makeEngine()
+        o.setOffset(-1e300, at: 0)
+        #expect(o.state.offset == 0)
+        o.outerScroll(y: -1e300, at: 0)
+        o.outerScroll(y: 1e300, at: 0.1)
+        #expect(o.state.offset == 2340)   // clamped to the end, (10 − 1) · 260
     }
 }

@@ -70,6 +70,28 @@ import Testing
         #expect(e.state.offset == 520)
     }
 
+    /// INTERFACES §1 gives the position-mode displacement without a dead zone: it is continuous
+    /// in the roll (before, 3.01° jumped from 0 to 3.01 / 25 · 130 = 15.65 pt); the dead zone only
+    /// re-arms tilt after a higher input.
+    @Test func positionModeHasNoJumpAtTheDeadZoneEdge() {
+        var e = makeEngine(initialIndex: 2, tilt: TiltSettings(mode: .position))
+        e.tilt(rollDegrees: -2.99, at: 0)       // inside the 3° dead zone: 2.99 / 25 · 130 = 15.548
+        #expect(isClose(e.state.offset, 520 + 15.548))
+        #expect(e.state.phase == .tilting)
+        e.tilt(rollDegrees: -3.01, at: 0.1)
+        #expect(isClose(e.state.offset, 520 + 15.652))
+        e.tilt(rollDegrees: 0, at: 0.2)         // level: springs back to item 2
+        #expect(e.state.phase == .snapping)
+        e.advance(to: 3)
+        #expect(e.state.offset == 520)
+        // After a higher input, tilt waits for the dead zone before it drives again.
+        e.scrollTo(index: 1, animated: false, at: 3)
+        e.tilt(rollDegrees: -10, at: 3.1)
+        #expect(e.state.offset == 260)
+        e.tilt(rollDegrees: -2, at: 3.2)        // back in the dead zone: re-armed, displaces 10.4
+        #expect(isClose(e.state.offset, 270.4))
+    }
+
     @Test func runtimeSettingsChangeTakesEffect() {
         var e = makeEngine()
         e.tilt(rollDegrees: -12, at: 0)

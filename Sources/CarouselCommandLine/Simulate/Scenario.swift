@@ -69,7 +69,7 @@ extension Scenario {
         }
         let style = try readStyle(r.value("style"), path: "style")
         let paging = try readPaging(r.value("paging"), path: "paging")
-        let dragThreshold = try r.number("dragThreshold", default: 10, "must be a finite number ≥ 0") { $0 >= 0 }
+        let dragThreshold = try r.number("dragThreshold") ?? 10
         var tilt = TiltSettings()
         if var t = try r.object("tilt") {
             tilt = try readTilt(&t, base: tilt)
@@ -91,16 +91,57 @@ extension Scenario {
             throw ScenarioError(path: error.field, message: error.reason)
         }
         var events: [ScenarioEvent] = []
+        // The configuration as the events change it, so that `set_tilt` and `resize` are checked
+        // against the values in effect when they happen.
+        var current = configuration
+        var itemsPerFrame = configuration.maximumVisibleItemCount
         for (i, value) in (try r.array("events") ?? []).enumerated() {
             let event = try readEvent(value, path: "events[\(i)]")
             if let previous = events.last, event.time < previous.time {
                 throw ScenarioError(path: "events[\(i)].t", message: "\(event.time) is earlier than the previous event (\(previous.time)); events must be in time order")
             }
+            try apply(event, to: &current, path: "events[\(i)]")
+            itemsPerFrame = max(itemsPerFrame, current.maximumVisibleItemCount)
             events.append(event)
         }
         let frames = try readFrames(r.value("frames"), lastEventTime: events.last?.time ?? 0)
+        // Frames × items bounds the output: 100 000 frames of 4096 items would be ~100 GB.
+        guard frames.count * itemsPerFrame <= maximumOutputItems else {
+            throw ScenarioError(path: "frames", message: "\(frames.count) frames of up to \(itemsPerFrame) visible items exceed \(maximumOutputItems) items of output; ask for fewer frames or use a larger pitch")
+        }
         try r.finish()
         return Scenario(configuration: configuration, events: events, frames: frames)
+    }
+
+    /// Applies a `set_tilt` or `resize` event to `configuration` and validates the result.
+    /// - Throws: `ScenarioError` at `path` + the field the engine would reject.
+    private static func apply(_ event: ScenarioEvent, to configuration: inout CarouselConfiguration,
+                              path: String) throws(ScenarioError) {
+        switch event.kind {
+        case let .setTilt(enabled, mode, deadZone, maxDegrees, maxItems):
+            configuration.tilt.enabled = enabled ?? configuration.tilt.enabled
+            configuration.tilt.mode = mode ?? configuration.tilt.mode
+            configuration.tilt.deadZoneDegrees = deadZone ?? configuration.tilt.deadZoneDegrees
+            configuration.tilt.maxDegrees = maxDegrees ?? configuration.tilt.maxDegrees
+            configuration.tilt.maxItemsPerSecond = maxItems ?? configuration.tilt.maxItemsPerSecond
+        case let .resize(viewport, item, spacing, axis, direction):
+            configuration.geometry.viewport = viewport
+            configuration.geometry.item = item
+            configuration.geometry.spacing = spacing ?? configuration.geometry.spacing
+            configuration.geometry.axis = axis ?? configuration.geometry.axis
+            configuration.geometry.direction = direction ?? configuration.geometry.direction
+        case let .setCount(count):
+            configuration.geometry.count = count
+        default:
+            return
+        }
+        do {
+            try configuration.validate()
+        } catch {
+            // Scenario keys inside an event drop the section prefix (`tilt.maxDeg` → `maxDeg`).
+            let field = error.field.hasPrefix("tilt.") ? String(error.field.dropFirst(5)) : error.field
+            throw ScenarioError(path: "\(path).\(field)", message: error.reason)
+        }
     }
 
     private static func readSize(_ r: inout ObjectReader) throws(ScenarioError) -> CarouselSize {
@@ -112,20 +153,29 @@ extension Scenario {
         return CarouselSize(width: w, height: h)
     }
 
-    private static func readStyle(_ value: JSONValue?, path: String) throws(ScenarioError) -> LayoutStyle {
-        var name = "linear"
-        var r: ObjectReader?
+    /// A `style` or `paging` value: a name string, or an object with `name` and parameters.
+    /// Returns the name, a reader over the parameters (empty for a bare name) and the path to
+    /// report a bad name at.
+    private static func readNamed(_ value: JSONValue?, path: String,
+                                  default fallback: String) throws(ScenarioError) -> (String, ObjectReader, String) {
         switch value {
-        case nil, .null?: break
-        case let .string(s)?: name = s
+        case nil, .null?:
+            return (fallback, try ObjectReader(.object([]), path: path), path)
+        case let .string(s)?:
+            return (s, try ObjectReader(.object([]), path: path), path)
         case let v?:
+            guard case .object = v else {
+                throw ScenarioError(path: path, message: "expected a name string or an object with \"name\", found \(v.typeName)")
+            }
             var o = try ObjectReader(v, path: path)
-            guard let n = try o.string("name") else { throw ScenarioError(path: "\(path).name", message: "required string is missing") }
-            name = n
-            r = o
+            guard let name = try o.string("name") else { throw ScenarioError(path: "\(path).name", message: "required string is missing") }
+            return (name, o, "\(path).name")
         }
-        var o: ObjectReader
-        if let r { o = r } else { o = try ObjectReader(.object([]), path: path) }
+    }
+
+    private static func readStyle(_ value: JSONValue?, path: String) throws(ScenarioError) -> LayoutStyle {
+        let (name, parameters, namePath) = try readNamed(value, path: path, default: "linear")
+        var o = parameters
         let style: LayoutStyle
         switch name {
         case "linear":
@@ -151,42 +201,30 @@ extension Scenario {
             let s = try o.number("spacing", default: RingStyle().spacing, "must be > 0") { $0 > 0 }
             style = name == "rotary" ? .rotary(RingStyle(spacing: s)) : .cylinder(RingStyle(spacing: s))
         default:
-            throw ScenarioError(path: r == nil ? path : "\(path).name",
-                                message: "'\(name)' is not one of linear, zoom, stacked, coverFlow, rotary, cylinder")
+            throw ScenarioError(path: namePath, message: "'\(name)' is not one of linear, zoom, stacked, coverFlow, rotary, cylinder")
         }
         try o.finish()
         return style
     }
 
     private static func readPaging(_ value: JSONValue?, path: String) throws(ScenarioError) -> PagingPolicy {
-        var name = "momentum"
-        var r: ObjectReader?
-        switch value {
-        case nil, .null?: break
-        case let .string(s)?: name = s
-        case let v?:
-            var o = try ObjectReader(v, path: path)
-            guard let n = try o.string("name") else { throw ScenarioError(path: "\(path).name", message: "required string is missing") }
-            name = n
-            r = o
-        }
-        var o: ObjectReader
-        if let r { o = r } else { o = try ObjectReader(.object([]), path: path) }
+        let (name, parameters, namePath) = try readNamed(value, path: path, default: "momentum")
+        var o = parameters
         let policy: PagingPolicy
         switch name {
         case "nearest":
             policy = .nearest
         case "momentum":
-            let rate = try o.number("decelerationRate", default: 0.998, "must lie strictly between 0 and 1") { $0 > 0 && $0 < 1 }
+            let rate = try o.number("decelerationRate") ?? 0.998
             let maxItems = try o.integer("maxItemsPerFling")
             if let maxItems, maxItems < 1 { throw ScenarioError(path: "\(path).maxItemsPerFling", message: "must be ≥ 1 or null") }
             policy = .momentum(decelerationRate: rate, maxItemsPerFling: maxItems)
         case "single":
-            policy = .single(velocityThreshold: try o.number("velocityThreshold", default: 500, "must be ≥ 0") { $0 >= 0 })
+            policy = .single(velocityThreshold: try o.number("velocityThreshold") ?? 500)
         case "distance":
             policy = .distance(fraction: try o.number("fraction", default: 0.125, "must lie in [0, 1]") { (0...1).contains($0) })
         default:
-            throw ScenarioError(path: r == nil ? path : "\(path).name", message: "'\(name)' is not one of nearest, momentum, single, distance")
+            throw ScenarioError(path: namePath, message: "'\(name)' is not one of nearest, momentum, single, distance")
         }
         try o.finish()
         return policy
@@ -196,31 +234,42 @@ extension Scenario {
         var s = base
         s.enabled = try t.bool("enabled") ?? s.enabled
         if let m = try t.choice("mode", TiltMode.allCases.map(\.rawValue)), let mode = TiltMode(rawValue: m) { s.mode = mode }
-        s.deadZoneDegrees = try t.number("deadZoneDeg", default: s.deadZoneDegrees, "must be ≥ 0") { $0 >= 0 }
-        s.maxDegrees = try t.number("maxDeg", default: s.maxDegrees, "must be > 0") { $0 > 0 }
-        s.maxItemsPerSecond = try t.number("maxItemsPerSecond", default: s.maxItemsPerSecond, "must be ≥ 0") { $0 >= 0 }
+        s.deadZoneDegrees = try t.number("deadZoneDeg") ?? s.deadZoneDegrees
+        s.maxDegrees = try t.number("maxDeg") ?? s.maxDegrees
+        s.maxItemsPerSecond = try t.number("maxItemsPerSecond") ?? s.maxItemsPerSecond
         return s
     }
 
     private static func readEvent(_ value: JSONValue, path: String) throws(ScenarioError) -> ScenarioEvent {
         var r = try ObjectReader(value, path: path)
-        let time = try r.requiredNumber("t")
-        guard time >= 0 else { throw ScenarioError(path: "\(path).t", message: "must be ≥ 0") }
+        let time = try r.requiredTime("t")
         guard let type = try r.string("type") else { throw ScenarioError(path: "\(path).type", message: "required string is missing") }
         let kind: ScenarioEvent.Kind
         switch type {
-        case "drag_began": kind = .dragBegan(location: try r.requiredNumber("location"))
-        case "drag_moved": kind = .dragMoved(location: try r.requiredNumber("location"))
-        case "drag_ended": kind = .dragEnded(location: try r.requiredNumber("location"), velocity: try r.number("velocity"))
-        case "fling": kind = .fling(offset: try r.requiredNumber("offset"), velocity: try r.requiredNumber("velocity"))
-        case "set_offset": kind = .setOffset(try r.requiredNumber("offset"))
-        case "tilt": kind = .tilt(rollDegrees: try r.requiredNumber("rollDeg"))
-        case "outer_scroll": kind = .outerScroll(y: try r.requiredNumber("y"))
+        case "drag_began": kind = .dragBegan(location: try r.requiredCoordinate("location"))
+        case "drag_moved": kind = .dragMoved(location: try r.requiredCoordinate("location"))
+        case "drag_ended": kind = .dragEnded(location: try r.requiredCoordinate("location"), velocity: try r.speed("velocity"))
+        case "fling":
+            let offset = try r.requiredCoordinate("offset")
+            guard let velocity = try r.speed("velocity") else { throw ScenarioError(path: "\(path).velocity", message: "required number is missing") }
+            kind = .fling(offset: offset, velocity: velocity)
+        case "set_offset": kind = .setOffset(try r.requiredCoordinate("offset"))
+        case "tilt":
+            let roll = try r.requiredNumber("rollDeg")
+            guard abs(roll) <= 180 else { throw ScenarioError(path: "\(path).rollDeg", message: "\(roll) is outside [−180, 180] degrees") }
+            kind = .tilt(rollDegrees: roll)
+        case "outer_scroll": kind = .outerScroll(y: try r.requiredCoordinate("y"))
         case "outer_scroll_ended": kind = .outerScrollEnded
         case "scroll_to":
             guard let index = try r.integer("index") else { throw ScenarioError(path: "\(path).index", message: "required integer is missing") }
             kind = .scrollTo(index: index, animated: try r.bool("animated") ?? true)
-        case "tap": kind = .tap(location: try r.requiredNumber("location"), cross: try r.number("cross"))
+        case "tap":
+            let location = try r.requiredCoordinate("location")
+            let cross = try r.number("cross")
+            if let cross, !(abs(cross) <= CarouselLimits.maximumCoordinate) {
+                throw ScenarioError(path: "\(path).cross", message: "\(cross) is outside ±1e15 points")
+            }
+            kind = .tap(location: location, cross: cross)
         case "set_count":
             guard let count = try r.integer("count") else { throw ScenarioError(path: "\(path).count", message: "required integer is missing") }
             guard count >= 0 else { throw ScenarioError(path: "\(path).count", message: "must be ≥ 0") }
@@ -232,21 +281,11 @@ extension Scenario {
             let axis = try r.choice("axis", ScrollAxis.allCases.map(\.rawValue)).flatMap(ScrollAxis.init(rawValue:))
             let direction = try r.choice("direction", LayoutDirection.allCases.map(\.rawValue)).flatMap(LayoutDirection.init(rawValue:))
             let spacing = try r.number("spacing")
-            let along = (axis ?? .horizontal) == .horizontal ? item.width : item.height
-            if let spacing, !(along + spacing > 0) {
-                throw ScenarioError(path: "\(path).spacing", message: "must leave a positive pitch (item length + spacing > 0)")
-            }
             kind = .resize(viewport: viewport, item: item, spacing: spacing, axis: axis, direction: direction)
         case "set_tilt":
             let mode = try r.choice("mode", TiltMode.allCases.map(\.rawValue)).flatMap(TiltMode.init(rawValue:))
-            func check(_ key: String, _ v: Double?) throws(ScenarioError) -> Double? {
-                if let v, v < 0 { throw ScenarioError(path: "\(path).\(key)", message: "must be ≥ 0") }
-                return v
-            }
-            kind = .setTilt(enabled: try r.bool("enabled"), mode: mode,
-                            deadZoneDegrees: try check("deadZoneDeg", r.number("deadZoneDeg")),
-                            maxDegrees: try check("maxDeg", r.number("maxDeg")),
-                            maxItemsPerSecond: try check("maxItemsPerSecond", r.number("maxItemsPerSecond")))
+            kind = .setTilt(enabled: try r.bool("enabled"), mode: mode, deadZoneDegrees: try r.number("deadZoneDeg"),
+                            maxDegrees: try r.number("maxDeg"), maxItemsPerSecond: try r.number("maxItemsPerSecond"))
         default:
             throw ScenarioError(path: "\(path).type", message: "'\(type)' is not one of \(ScenarioEvent.typeNames.joined(separator: ", "))")
         }
@@ -263,24 +302,31 @@ extension Scenario {
     private static func readFrames(_ value: JSONValue?, lastEventTime: Double) throws(ScenarioError) -> [Double] {
         var r = try ObjectReader(value ?? .object([]), path: "frames")
         let until = try r.number("until")
-        if let until, !(until >= 0) { throw ScenarioError(path: "frames.until", message: "must be ≥ 0") }
+        if let until, !(0...Scenario.maximumTime).contains(until) {
+            throw ScenarioError(path: "frames.until", message: "\(until) is outside [0, \(Int(Scenario.maximumTime))] seconds")
+        }
         var times: [Double] = []
         if let at = try r.array("at") {
             if r.has("every") { throw ScenarioError(path: "frames.every", message: "give either 'every' or 'at', not both") }
+            guard at.count <= Scenario.maximumFrames else {
+                throw ScenarioError(path: "frames.at", message: "\(at.count) times; at most \(Scenario.maximumFrames) frames")
+            }
             for (i, v) in at.enumerated() {
-                guard case let .number(t) = v, t >= 0 else {
-                    throw ScenarioError(path: "frames.at[\(i)]", message: "expected a number ≥ 0")
+                guard case let .number(t) = v, (0...Scenario.maximumTime).contains(t) else {
+                    throw ScenarioError(path: "frames.at[\(i)]", message: "expected a number of seconds in [0, \(Int(Scenario.maximumTime))]")
                 }
                 times.append(roundedToNanosecond(t))
             }
-            times.sort()
             if let until, !times.contains(roundedToNanosecond(until)) { times.append(roundedToNanosecond(until)) }
+            // Sorted after adding `until`, which may come before some of the listed times.
+            times.sort()
         } else {
             let every = try r.number("every", default: 0.1, "must be > 0") { $0 > 0 }
             let end = until ?? (lastEventTime + 3)
             let last = (end / every + 1e-9).rounded(.down)
-            guard last < 1_000_000 else {
-                throw ScenarioError(path: "frames.every", message: "more than a million frames (until / every = \(last))")
+            guard last < Double(Scenario.maximumFrames) else {
+                let source = until == nil ? "the default until (last event + 3 s = \(end) s)" : "until (\(end) s)"
+                throw ScenarioError(path: "frames.every", message: "\(every) s over \(source) gives more than \(Scenario.maximumFrames) frames")
             }
             var k = 0.0
             while k <= last {
@@ -293,6 +339,13 @@ extension Scenario {
         try r.finish()
         return times
     }
+
+    /// Largest event or frame time, seconds (about 11.6 days); keeps nanosecond rounding exact.
+    static let maximumTime = 1_000_000.0
+    /// Most frames one scenario may ask for.
+    static let maximumFrames = 100_000
+    /// Most item objects in one run's output (about 300 bytes each: 3 GB at most).
+    static let maximumOutputItems = 10_000_000
 
     static func roundedToNanosecond(_ t: Double) -> Double { (t * 1e9).rounded() / 1e9 }
 }

@@ -1,3 +1,5 @@
+import CarouselEngine
+
 /// An invalid scenario: `path` is the JSON path of the offending value (`events[2].location`).
 struct ScenarioError: Error, Equatable {
     var path: String
@@ -41,6 +43,33 @@ struct ObjectReader {
 
     mutating func requiredNumber(_ key: String) throws(ScenarioError) -> Double {
         guard let v = try number(key) else { throw ScenarioError(path: childPath(key), message: "required number is missing") }
+        return v
+    }
+
+    /// A time in seconds within [0, `Scenario.maximumTime`].
+    mutating func requiredTime(_ key: String) throws(ScenarioError) -> Double {
+        let v = try requiredNumber(key)
+        guard (0...Scenario.maximumTime).contains(v) else {
+            throw ScenarioError(path: childPath(key), message: "\(v) is outside [0, \(Int(Scenario.maximumTime))] seconds")
+        }
+        return v
+    }
+
+    /// An offset or location in points within ±`CarouselLimits.maximumCoordinate`.
+    mutating func requiredCoordinate(_ key: String) throws(ScenarioError) -> Double {
+        let v = try requiredNumber(key)
+        guard abs(v) <= CarouselLimits.maximumCoordinate else {
+            throw ScenarioError(path: childPath(key), message: "\(v) is outside ±1e15 points")
+        }
+        return v
+    }
+
+    /// A velocity in points per second within ±`CarouselLimits.maximumSpeed`; `nil` when absent.
+    mutating func speed(_ key: String) throws(ScenarioError) -> Double? {
+        guard let v = try number(key) else { return nil }
+        guard abs(v) <= CarouselLimits.maximumSpeed else {
+            throw ScenarioError(path: childPath(key), message: "\(v) is outside ±\(Int(CarouselLimits.maximumSpeed)) pt/s")
+        }
         return v
     }
 
