@@ -104,4 +104,27 @@ import Testing
         #expect(worst < 0.25)
         // The accelerometer-only estimate would read atan(0.3) = 16.7°.
     }
+
+    @Test(arguments: [0.5, 20.0, 1000.0])
+    func fusionCorrectionNeverOvershoots(gain: Double) throws {
+        // Started flat, then held still at roll 5° (inside the 10° rejection cone), 100 Hz.
+        // Each step turns v toward â by (1 − e^(−gain·dt)) · sin θ ≤ θ, so roll rises
+        // monotonically toward 5° and never passes it; the first step reaches exactly
+        // (1 − e^(−gain·0.01)) · sin 5° rad. (With gain itself as the rate, gain·dt = 10 threw
+        // the estimate to ≈ 45°, where rejection then held it.)
+        var e = AttitudeEstimator(method: .fusion, gain: gain)
+        _ = e.update(Self.sample(0, Vector3(0, 0, Self.g)))
+        var previous = 0.0
+        for k in 1...300 {
+            let result = e.update(Self.sample(Int64(k) * 10, Self.accel(roll: 5)))
+            let roll = try #require(result).rollDegrees
+            #expect(roll >= previous - 1e-12 && roll <= 5 + 1e-9, "step \(k)")
+            if k == 1 {
+                let expected = (1 - exp(-gain * 0.01)) * sin(5 * Self.deg) / Self.deg
+                #expect(abs(roll - expected) < 1e-9, "first step, gain \(gain)")
+            }
+            previous = roll
+        }
+        if gain >= 20 { #expect(abs(previous - 5) < 1e-9) }
+    }
 }
