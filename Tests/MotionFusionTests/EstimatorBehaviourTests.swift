@@ -127,4 +127,18 @@ import Testing
         }
         if gain >= 20 { #expect(abs(previous - 5) < 1e-9) }
     }
+
+    @Test func timestampsThatOverflowAreAGapNotATinyStep() throws {
+        // Int64.max then Int64.min: `&-` wrapped this to a 1 ns step; it is −1.8e10 s (ignored
+        // as out of order), and Int64.min then Int64.max is a gap (restart at the new sample).
+        var e = AttitudeEstimator(method: .fusion)
+        _ = e.update(IMUSample(timestampNanoseconds: .max, accel: Self.accel(roll: 0), gyro: .zero))
+        let back = e.update(IMUSample(timestampNanoseconds: .min, accel: Self.accel(roll: 40), gyro: .zero))
+        #expect(abs(try #require(back).rollDegrees) < 1e-9)
+        var f = AttitudeEstimator(method: .fusion)
+        _ = f.update(IMUSample(timestampNanoseconds: .min, accel: Self.accel(roll: 0), gyro: .zero))
+        let jump = f.update(IMUSample(timestampNanoseconds: .max, accel: Self.accel(roll: 40), gyro: .zero))
+        #expect(abs(try #require(jump).rollDegrees - 40) < 1e-9)
+        #expect(AttitudeEstimator.seconds(from: .min, to: .max) == 18_446_744_073.709_553)
+    }
 }
