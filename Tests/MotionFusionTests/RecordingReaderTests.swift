@@ -122,4 +122,16 @@ import CarouselTestSupport
         }
         #expect(RecordingReader.lines(of: "a\r\nb\nc\r\n") == ["a", "b", "c", ""])
     }
+
+    @Test func messagesQuoteBinaryTextSafely() {
+        // A binary file's "header" must not reach the terminal raw: escapes, line breaks.
+        #expect(throws: RecordingError.unknownHeader(line: 1, text: "\\x1B[2J\\x07a\\x7Fb\u{FFFD}")) {
+            try RecordingReader.parse(text: "\u{1B}[2J\u{07}a\u{7F}b\u{FFFD}\n1\n")
+        }
+        #expect(RecordingError.printable("tab\there\r") == "tab\\x09here\\x0D")
+        let long = String(repeating: "9", count: 50) + "x"
+        #expect(throws: RecordingError.malformedRow(line: 2, reason: "accel_x: '\(String(repeating: "9", count: 40))…' is not a finite number")) {
+            try RecordingReader.parse(text: RecordingFormat.nativeHeader + "\n1,\(long),0,9.8,,,\n")
+        }
+    }
 }
