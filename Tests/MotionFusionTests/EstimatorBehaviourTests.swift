@@ -141,4 +141,16 @@ import Testing
         #expect(abs(try #require(jump).rollDegrees - 40) < 1e-9)
         #expect(AttitudeEstimator.seconds(from: .min, to: .max) == 18_446_744_073.709_553)
     }
+
+    @Test(arguments: [50, 200])
+    func fusionCorrectionIsRateIndependent(rateHz: Int) throws {
+        // Same closed form as at 1 kHz: θ(2 s) = 2·atan(tan(2.5°)·e^(−1)) from 5°, gain 0.5.
+        var e = AttitudeEstimator(method: .fusion, gain: 0.5)
+        _ = e.update(Self.sample(0, Vector3(0, 0, Self.g)))
+        var last: TiltEstimate?
+        let stepMs = Int64(1000 / rateHz)
+        for k in 1...(2 * rateHz) { last = e.update(Self.sample(Int64(k) * stepMs, Self.accel(roll: 5))) ?? last }
+        let expected = 2 * atan(tan(2.5 * Self.deg) * exp(-1.0)) / Self.deg
+        #expect(abs(5 - (try #require(last)).rollDegrees - expected) < 1e-3)
+    }
 }
