@@ -25,12 +25,14 @@ import CarouselTestSupport
     }
 
     /// Writes `text` to a unique temporary file and returns its path.
-    static func temporaryFile(_ text: String) throws -> String {
+    static func temporaryFile(_ text: String) throws -> String { try temporaryFile(bytes: Array(text.utf8)) }
+
+    /// Writes `bytes` to a unique temporary file and returns its path.
+    static func temporaryFile(bytes: [UInt8]) throws -> String {
         var template = Array("/tmp/carouselctl-tilt-XXXXXX.csv".utf8CString)
         let fd = mkstemps(&template, 4)
         try #require(fd >= 0)
         defer { close(fd) }
-        let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         try #require(written == bytes.count)
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -113,5 +115,35 @@ import CarouselTestSupport
             #expect(r.rows.count == rows, "\(path)")
             #expect(!r.out.contains("nan") && !r.out.contains(",,"), "\(path)")
         }
+    }
+
+    @Test func crlfBomDirectoryAndTimestampEdges() throws {
+        let g = 9.80665
+        let header = "\u{FEFF}timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\r\n"
+        // CRLF with a BOM: read like LF. Rows: flat; duplicate time with another reading (held);
+        // older than the previous (held, time_s as recorded); 1 hour later at roll 30°
+        // (gap: restart from the accelerometer at once).
+        let rows = ["1000000000,0,0,\(g),0,0,0", "1010000000,0,0,\(g),0,0,0", "1010000000,\(-0.5 * g),0,\(0.75.squareRoot() * g),0,0,0",
+                    "1005000000,\(-0.5 * g),0,\(0.75.squareRoot() * g),0,0,0", "3601010000000,\(-0.5 * g),0,\(0.75.squareRoot() * g),0,0,0"]
+        let path = try Self.temporaryFile(header + rows.joined(separator: "\r\n") + "\r\n")
+        defer { unlink(path) }
+        let r = Self.run(["--input", path])
+        #expect(r.status == .ok, "\(r.err)")
+        #expect(r.out == "time_s,roll_deg,pitch_deg\n0,0.000000,0.000000\n0.01,0.000000,0.000000\n0.01,0.000000,0.000000\n"
+            + "0.005,0.000000,0.000000\n3600.01,30.000000,0.000000\n")
+
+        // Timestamps further apart than Int64 nanoseconds: an error, not a wrapped 1 ns step.
+        let far = try Self.temporaryFile("timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n9223372036854775807,0,0,9.8,,,\n-9223372036854775808,0,0,9.8,,,\n")
+        defer { unlink(far) }
+        let f = Self.run(["--input", far])
+        #expect(f.status == .dataError && f.err.contains("\(far):3:") && f.err.contains("292 years"))
+
+        // A directory is not an input file (66), a binary file without newlines is bad data (65).
+        let d = Self.run(["--input", "/tmp"])
+        #expect(d.status == .noInput && d.err.contains("/tmp: is a directory"))
+        let blob = try Self.temporaryFile(bytes: [UInt8](repeating: 0x41, count: LineReader.maximumLineBytes + 1))
+        defer { unlink(blob) }
+        let b = Self.run(["--input", blob])
+        #expect(b.status == .dataError && b.err.contains("\(blob):1:"))
     }
 }

@@ -104,4 +104,53 @@ import Testing
         #expect(worst < 0.25)
         // The accelerometer-only estimate would read atan(0.3) = 16.7°.
     }
+
+    @Test(arguments: [0.5, 20.0, 1000.0])
+    func fusionCorrectionNeverOvershoots(gain: Double) throws {
+        // Started flat, then held still at roll 5° (inside the 10° rejection cone), 100 Hz.
+        // Each step turns v toward â by (1 − e^(−gain·dt)) · sin θ ≤ θ, so roll rises
+        // monotonically toward 5° and never passes it; the first step reaches exactly
+        // (1 − e^(−gain·0.01)) · sin 5° rad. (With gain itself as the rate, gain·dt = 10 threw
+        // the estimate to ≈ 45°, where rejection then held it.)
+        var e = AttitudeEstimator(method: .fusion, gain: gain)
+        _ = e.update(Self.sample(0, Vector3(0, 0, Self.g)))
+        var previous = 0.0
+        for k in 1...300 {
+            let result = e.update(Self.sample(Int64(k) * 10, Self.accel(roll: 5)))
+            let roll = try #require(result).rollDegrees
+            #expect(roll >= previous - 1e-12 && roll <= 5 + 1e-9, "step \(k)")
+            if k == 1 {
+                let expected = (1 - exp(-gain * 0.01)) * sin(5 * Self.deg) / Self.deg
+                #expect(abs(roll - expected) < 1e-9, "first step, gain \(gain)")
+            }
+            previous = roll
+        }
+        if gain >= 20 { #expect(abs(previous - 5) < 1e-9) }
+    }
+
+    @Test func timestampsThatOverflowAreAGapNotATinyStep() throws {
+        // Int64.max then Int64.min: `&-` wrapped this to a 1 ns step; it is −1.8e10 s (ignored
+        // as out of order), and Int64.min then Int64.max is a gap (restart at the new sample).
+        var e = AttitudeEstimator(method: .fusion)
+        _ = e.update(IMUSample(timestampNanoseconds: .max, accel: Self.accel(roll: 0), gyro: .zero))
+        let back = e.update(IMUSample(timestampNanoseconds: .min, accel: Self.accel(roll: 40), gyro: .zero))
+        #expect(abs(try #require(back).rollDegrees) < 1e-9)
+        var f = AttitudeEstimator(method: .fusion)
+        _ = f.update(IMUSample(timestampNanoseconds: .min, accel: Self.accel(roll: 0), gyro: .zero))
+        let jump = f.update(IMUSample(timestampNanoseconds: .max, accel: Self.accel(roll: 40), gyro: .zero))
+        #expect(abs(try #require(jump).rollDegrees - 40) < 1e-9)
+        #expect(AttitudeEstimator.seconds(from: .min, to: .max) == 18_446_744_073.709_553)
+    }
+
+    @Test(arguments: [50, 200])
+    func fusionCorrectionIsRateIndependent(rateHz: Int) throws {
+        // Same closed form as at 1 kHz: θ(2 s) = 2·atan(tan(2.5°)·e^(−1)) from 5°, gain 0.5.
+        var e = AttitudeEstimator(method: .fusion, gain: 0.5)
+        _ = e.update(Self.sample(0, Vector3(0, 0, Self.g)))
+        var last: TiltEstimate?
+        let stepMs = Int64(1000 / rateHz)
+        for k in 1...(2 * rateHz) { last = e.update(Self.sample(Int64(k) * stepMs, Self.accel(roll: 5))) ?? last }
+        let expected = 2 * atan(tan(2.5 * Self.deg) * exp(-1.0)) / Self.deg
+        #expect(abs(5 - (try #require(last)).rollDegrees - expected) < 1e-3)
+    }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import MotionFusion
 
@@ -133,5 +136,52 @@ import Testing
             worst = max(worst, (o - e).length)
         }
         #expect(worst < 1e-9)
+    }
+
+    @Test(arguments: [50.0, 200.0])
+    func onePoleStepResponseHonoursTheCutoffAtAnyRate(rateHz: Double) throws {
+        // Unit step from 0 into fc = 2 Hz: y(t) = 1 − e^(−t/τ), τ = 1/(2π·2) = 0.0795775 s, at
+        // 50 Hz and 200 Hz alike (the discretisation is exact for a held input); at t = τ·k the
+        // output is 1 − e^(−k). Sampled at multiples of 20 ms, common to both rates.
+        let fc = 2.0, tau = 1 / (2 * Double.pi * fc)
+        var f = OnePoleLowPass(cutoffHz: fc)
+        f.reset(to: 0, at: 0)
+        let steps = Int(rateHz)  // 1 s
+        for k in 1...steps {
+            let t = Double(k) / rateHz
+            let out = f.update(1, at: t)
+            let y = try #require(out)
+            if k % Int(rateHz / 50) == 0 { #expect(abs(y - (1 - exp(-t / tau))) < 1e-12, "t = \(t)") }
+        }
+        // Jittered steps (alternately 0.4 and 1.6 times the nominal step): same values at the
+        // shared instants, since e^(−a/τ)·e^(−b/τ) = e^(−(a+b)/τ).
+        var j = OnePoleLowPass(cutoffHz: fc)
+        j.reset(to: 0, at: 0)
+        let dt = 1 / rateHz
+        var t = 0.0
+        for _ in 0..<(steps / 2) {
+            _ = j.update(1, at: t + 0.4 * dt)
+            t += 2 * dt
+            let out = j.update(1, at: t)
+            let y = try #require(out)
+            #expect(abs(y - (1 - exp(-t / tau))) < 1e-12)
+        }
+    }
+
+    @Test(arguments: [50.0, 200.0])
+    func biquadMagnitudeAtCutoffIsMinus3dBAtAnyRate(rateHz: Double) throws {
+        // A 5 Hz sine through the 5 Hz Butterworth: steady-state amplitude 1/√2 at both rates
+        // (the bilinear design is prewarped so the digital −3 dB point is exactly fc).
+        var f = ButterworthLowPass(cutoffHz: 5)
+        var peak = 0.0
+        let n = Int(rateHz * 10)
+        for k in 0..<n {
+            let t = Double(k) / rateHz
+            let out = f.update(sin(2 * Double.pi * 5 * t), at: t)
+            let y = try #require(out)
+            if t >= 8 { peak = max(peak, abs(y)) }
+        }
+        // 50 Hz samples a 5 Hz sine 10 times per period: the sampled peak is within cos(π/10)…1.
+        #expect(abs(peak - 0.5.squareRoot()) < (rateHz == 50 ? 0.5.squareRoot() * (1 - cos(Double.pi / 10)) + 1e-6 : 2e-3))
     }
 }

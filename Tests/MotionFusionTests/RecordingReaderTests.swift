@@ -109,4 +109,29 @@ import CarouselTestSupport
         #expect(try parser.parse(line: "", lineNumber: 2) == nil)
         #expect(try parser.parse(line: "5,1,2,3,,,\r", lineNumber: 3) == IMUSample(timestampNanoseconds: 5, accel: Vector3(1, 2, 3)))
     }
+
+    @Test func crlfLineEndingsAndByteOrderMark() throws {
+        // Windows line endings: "\r\n" is one Character in Swift, so splitting at "\n" alone
+        // left the whole file as one (unrecognised) header line.
+        let header = "\u{FEFF}" + RecordingFormat.nativeHeader + "\r\n"
+        let samples = try RecordingReader.parse(text: header + "1,0,0,9.5,,,\r\n2,0.5,0,9.5,0.25,0,0\r\n")
+        #expect(samples == [IMUSample(timestampNanoseconds: 1, accel: Vector3(0, 0, 9.5)),
+                            IMUSample(timestampNanoseconds: 2, accel: Vector3(0.5, 0, 9.5), gyro: Vector3(0.25, 0, 0))])
+        #expect(throws: RecordingError.malformedRow(line: 3, reason: "accel_y: 'y' is not a finite number")) {
+            try RecordingReader.parse(text: header + "1,0,0,9.5,,,\r\n2,0,y,9.5,,,\r\n")
+        }
+        #expect(RecordingReader.lines(of: "a\r\nb\nc\r\n") == ["a", "b", "c", ""])
+    }
+
+    @Test func messagesQuoteBinaryTextSafely() {
+        // A binary file's "header" must not reach the terminal raw: escapes, line breaks.
+        #expect(throws: RecordingError.unknownHeader(line: 1, text: "\\x1B[2J\\x07a\\x7Fb\u{FFFD}")) {
+            try RecordingReader.parse(text: "\u{1B}[2J\u{07}a\u{7F}b\u{FFFD}\n1\n")
+        }
+        #expect(RecordingError.printable("tab\there\r") == "tab\\x09here\\x0D")
+        let long = String(repeating: "9", count: 50) + "x"
+        #expect(throws: RecordingError.malformedRow(line: 2, reason: "accel_x: '\(String(repeating: "9", count: 40))…' is not a finite number")) {
+            try RecordingReader.parse(text: RecordingFormat.nativeHeader + "\n1,\(long),0,9.8,,,\n")
+        }
+    }
 }

@@ -10,7 +10,13 @@ enum TiltCommand {
         Reads a recording (native CSV, x-io, BROAD or NCSU; see docs/FUSION.md), runs the tilt
         estimator on every sample with its real timestamps and writes 'time_s,roll_deg,pitch_deg'
         (time from the first sample; empty angles where there is no estimate yet).
-        Exit status: 64 usage, 65 malformed recording (file:line), 66 missing file.
+        Lines may end in LF or CRLF. A row whose timestamp is not after the previous one
+        (duplicate, out of order) repeats the held estimate; a step over 0.5 s restarts the
+        estimator from that row's accelerometer. The file is streamed: on a malformed row the
+        rows before it may already be on stdout. The low-pass cutoff is limited to 0.45 times
+        the sample rate.
+        Exit status: 64 usage, 65 malformed recording (file:line), 66 missing file or a
+        directory, 74 read error, 77 permission denied.
         """,
         options: [
             OptionSpec("--input", short: "-i", value: "FILE", help: "Recording to read (required)."),
@@ -36,22 +42,28 @@ enum TiltCommand {
             configuration: AttitudeEstimator.Configuration(method: method, gain: gain,
                                                            lowpassCutoffHz: lowpass.flatMap { $0 > 0 ? $0 : nil }))
 
-        let text: String
+        // Streamed line by line: memory stays bounded for any file size. Output goes out in
+        // chunks, so when a malformed row comes late, stdout already holds the rows before it
+        // (the exit status says the run failed).
+        var buffer = ""
         do {
-            text = try TextFile.read(path: path)
-        } catch {
+            let reader = try LineReader(path: path)
+            var pass = try TiltReport.Pass(header: (try reader.next() ?? "")[...], report: report)
+            buffer = TiltReport.header + "\n"
+            while let line = try reader.next() {
+                if let row = try pass.row(for: line[...], lineNumber: reader.lineNumber) { buffer += row }
+                if buffer.utf8.count >= TiltReport.chunkBytes {
+                    io.out(buffer)
+                    buffer = ""
+                }
+            }
+        } catch let error as TextFile.Failure {
             throw error.commandError
-        }
-        // Buffer output so that a malformed row late in the file leaves stdout empty rather
-        // than half a CSV.
-        var chunks: [String] = []
-        do {
-            try report.run(text: text) { chunks.append($0) }
-        } catch {
+        } catch let error as RecordingError {
             let location = error.line > 0 ? "\(path):\(error.line)" : path
             throw CommandError(.dataError, "tilt: \(location): \(error.reason)")
         }
-        for chunk in chunks { io.out(chunk) }
+        io.out(buffer)
         return .ok
     }
 }

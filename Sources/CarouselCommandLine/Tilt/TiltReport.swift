@@ -1,46 +1,72 @@
 import MotionFusion
 
-/// The work of `carouselctl tilt`, free of I/O: recording text in, CSV rows out.
+/// The work of `carouselctl tilt`, free of I/O: recording lines in, CSV rows out.
 struct TiltReport {
     /// `time_s,roll_deg,pitch_deg` (INTERFACES §3).
     static let header = "time_s,roll_deg,pitch_deg"
     /// Angle decimals: 1e-6° is far below any IMU's resolution.
     static let angleDecimals = 6
+    /// Output is handed on in chunks of about this many bytes.
+    static let chunkBytes = 1 << 16
 
     var format: RecordingFormat?
     var configuration: AttitudeEstimator.Configuration
 
-    /// Runs the estimator over `text` and hands CSV text to `emit` in chunks (header first).
-    /// One row per sample: `time_s` from the first sample (exact, from the nanosecond
-    /// timestamps), then roll and pitch in degrees, or two empty fields when the estimator has
-    /// no data for that sample.
+    /// One pass over a recording, fed line by line (so a caller can stream a file of any size).
+    struct Pass {
+        private let parser: RecordingLineParser
+        private var estimator: AttitudeEstimator
+        private var firstTimestamp: Int64?
+
+        /// - Parameter header: line 1 of the recording.
+        /// - Throws: `RecordingError.empty` for a blank line 1, `.unknownHeader` otherwise.
+        init(header: Substring, report: TiltReport) throws(RecordingError) {
+            guard !header.allSatisfy({ $0 == "\r" || $0 == " " }) else { throw .empty }
+            parser = try RecordingLineParser(header: header, format: report.format)
+            estimator = AttitudeEstimator(report.configuration)
+        }
+
+        /// The CSV row (with its `\n`) for data line `lineNumber`, or nil for a line without a
+        /// sample (blank, NCSU estimate row). `time_s` is exact, from the nanosecond timestamps,
+        /// relative to the first sample (negative for a sample older than the first); roll and
+        /// pitch are empty when the estimator has no data for that sample.
+        /// - Throws: `RecordingError.malformedRow` for a bad row, or a timestamp more than
+        ///   Int64 nanoseconds (292 years) away from the first one.
+        mutating func row(for line: Substring, lineNumber: Int) throws(RecordingError) -> String? {
+            guard let sample = try parser.parse(line: line, lineNumber: lineNumber) else { return nil }
+            let t0 = firstTimestamp ?? sample.timestampNanoseconds
+            firstTimestamp = t0
+            let (elapsed, overflow) = sample.timestampNanoseconds.subtractingReportingOverflow(t0)
+            if overflow {
+                throw .malformedRow(line: lineNumber, reason: "timestamp \(sample.timestampNanoseconds) ns is more than 292 years from the first sample's (\(t0) ns)")
+            }
+            var row = DecimalFormatting.seconds(nanoseconds: elapsed)
+            if let e = estimator.update(sample) {
+                row += ","
+                row += DecimalFormatting.fixed(e.rollDegrees, decimals: TiltReport.angleDecimals)
+                row += ","
+                row += DecimalFormatting.fixed(e.pitchDegrees, decimals: TiltReport.angleDecimals)
+                row += "\n"
+            } else {
+                row += ",,\n"
+            }
+            return row
+        }
+    }
+
+    /// Runs the estimator over a whole recording `text` and hands CSV text to `emit` in chunks
+    /// (header first). One row per sample, see `Pass.row(for:lineNumber:)`.
     /// - Throws: `RecordingError` with the 1-based line of the first bad line.
     func run(text: String, emit: (String) -> Void) throws(RecordingError) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        guard let headerLine = lines.popFirst(), !headerLine.allSatisfy({ $0 == "\r" || $0 == " " }) else {
-            throw .empty
-        }
-        let parser = try RecordingLineParser(header: headerLine, format: format)
-        var estimator = AttitudeEstimator(configuration)
+        var lines = RecordingReader.lines(of: text)[...]
+        guard let headerLine = lines.popFirst() else { throw .empty }
+        var pass = try Pass(header: headerLine, report: self)
         var buffer = Self.header + "\n"
-        var firstTimestamp: Int64?
         var lineNumber = 1
         for line in lines {
             lineNumber += 1
-            guard let sample = try parser.parse(line: line, lineNumber: lineNumber) else { continue }
-            let t0 = firstTimestamp ?? sample.timestampNanoseconds
-            firstTimestamp = t0
-            buffer += DecimalFormatting.seconds(nanoseconds: sample.timestampNanoseconds &- t0)
-            if let e = estimator.update(sample) {
-                buffer += ","
-                buffer += DecimalFormatting.fixed(e.rollDegrees, decimals: Self.angleDecimals)
-                buffer += ","
-                buffer += DecimalFormatting.fixed(e.pitchDegrees, decimals: Self.angleDecimals)
-                buffer += "\n"
-            } else {
-                buffer += ",,\n"
-            }
-            if buffer.utf8.count >= 1 << 16 {
+            if let row = try pass.row(for: line, lineNumber: lineNumber) { buffer += row }
+            if buffer.utf8.count >= Self.chunkBytes {
                 emit(buffer)
                 buffer = ""
             }

@@ -81,7 +81,7 @@ public struct AttitudeEstimator: Sendable {
     public mutating func update(_ sample: IMUSample) -> TiltEstimate? {
         let t0 = firstTimestamp ?? sample.timestampNanoseconds
         firstTimestamp = t0
-        let time = Double(sample.timestampNanoseconds &- t0) * 1e-9
+        let time = Self.seconds(from: t0, to: sample.timestampNanoseconds)
         // Zero or non-finite raw acceleration: "no data", checked before the low-pass so that
         // such a sample neither reaches the filter state nor yields a smoothed estimate.
         let rawNorm = sample.accel.length
@@ -99,7 +99,7 @@ public struct AttitudeEstimator: Sendable {
         var dt = 0.0
         var restart = estimate == nil
         if let last = lastTimestamp {
-            let step = Double(sample.timestampNanoseconds &- last) * 1e-9
+            let step = Self.seconds(from: last, to: sample.timestampNanoseconds)
             if step > configuration.gapSeconds { restart = true }
             if step > 0 { dt = step }
         }
@@ -126,6 +126,13 @@ public struct AttitudeEstimator: Sendable {
         let result = TiltEstimate(timeSeconds: time, unitUp: up)
         estimate = result
         return result
+    }
+
+    /// `b − a` in seconds. A difference beyond Int64 (timestamps 292 years apart, only from a
+    /// corrupt file) is computed in `Double` instead of wrapping around to a small step.
+    static func seconds(from a: Int64, to b: Int64) -> Double {
+        let (difference, overflow) = b.subtractingReportingOverflow(a)
+        return overflow ? (Double(b) - Double(a)) * 1e-9 : Double(difference) * 1e-9
     }
 
     /// Forgets the attitude and the time base (the fusion filter keeps its gyro bias).

@@ -34,27 +34,27 @@ public struct BiquadCoefficients: Equatable, Sendable {
 /// Variable `dt`: the design rate follows a smoothed sample step (a one-pole average of `dt`
 /// with weight 0.05, so single jittered or dropped samples barely move it); coefficients are
 /// recomputed when that average departs by more than `redesignTolerance` (relative) from the
-/// step they were designed for. At a steady rate they are never recomputed.
+/// step they were designed for (`BiquadDesign`). At a steady rate they are never recomputed.
 /// `dt ≤ 0` (duplicate or out-of-order timestamp) and non-finite inputs are ignored (the output
 /// is held); a step longer than `gapSeconds` restarts the filter at the new input (steady state
 /// `x₁ = x₂ = y₁ = y₂ = x`), so a gap causes neither ringing nor NaN. The first sample also
 /// starts in that steady state (no start-up ramp) unless `reset(to:at:)` primed it.
 public struct ButterworthLowPass: Sendable {
     /// Cutoff frequency, Hz.
-    public var cutoffHz: Double
+    public var cutoffHz: Double { design.cutoffHz }
     /// Steps longer than this restart the filter, seconds.
     public var gapSeconds: Double
     /// Relative change of the smoothed step that triggers a redesign.
-    public var redesignTolerance: Double
+    public var redesignTolerance: Double { design.redesignTolerance }
     /// The coefficients in use (nil until the first step is known).
-    public private(set) var coefficients: BiquadCoefficients?
+    public var coefficients: BiquadCoefficients? { design.coefficients }
     /// The step the coefficients were designed for, seconds.
-    public private(set) var designStep: Double?
+    public var designStep: Double? { design.designStep }
     /// The current output, or nil before the first valid input.
     public private(set) var output: Double?
 
+    private var design: BiquadDesign
     private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
-    private var averageStep: Double?
     private var lastTime: Double?
 
     /// - Parameters:
@@ -62,13 +62,9 @@ public struct ButterworthLowPass: Sendable {
     ///   - nominalSampleRateHz: the rate to design for before any step is measured, if known.
     public init(cutoffHz: Double, nominalSampleRateHz: Double? = nil, gapSeconds: Double = 1,
                 redesignTolerance: Double = 0.02) {
-        self.cutoffHz = cutoffHz
         self.gapSeconds = gapSeconds
-        self.redesignTolerance = redesignTolerance
-        if let rate = nominalSampleRateHz, rate > 0 {
-            averageStep = 1 / rate
-            design(step: 1 / rate)
-        }
+        design = BiquadDesign(cutoffHz: cutoffHz, redesignTolerance: redesignTolerance,
+                              nominalStep: nominalSampleRateHz.flatMap { $0 > 0 ? 1 / $0 : nil })
     }
 
     /// Primes the state as the steady state at `value`, the last sample being at `timeSeconds`.
@@ -85,11 +81,6 @@ public struct ButterworthLowPass: Sendable {
         lastTime = nil
     }
 
-    private mutating func design(step: Double) {
-        coefficients = .butterworthLowPass(cutoffHz: cutoffHz, sampleRateHz: 1 / step)
-        designStep = step
-    }
-
     /// Feeds `x` observed at `timeSeconds`; returns the output (nil only before any valid input).
     @discardableResult
     public mutating func update(_ x: Double, at timeSeconds: Double) -> Double? {
@@ -101,14 +92,7 @@ public struct ButterworthLowPass: Sendable {
             reset(to: x, at: timeSeconds)
             return x
         case let .step(dt):
-            let avg = averageStep.map { $0 + 0.05 * (dt - $0) } ?? dt
-            averageStep = avg
-            if let d = designStep, abs(avg - d) <= redesignTolerance * d, coefficients != nil {
-                // keep the design
-            } else {
-                design(step: avg)
-            }
-            guard let c = coefficients else { return output }
+            let c = design.coefficients(forStep: dt)
             let y = c.b0 * x + c.b1 * x1 + c.b2 * x2 - c.a1 * y1 - c.a2 * y2
             x2 = x1; x1 = x
             y2 = y1; y1 = y

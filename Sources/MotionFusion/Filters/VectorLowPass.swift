@@ -5,26 +5,24 @@
 /// the step bookkeeping and any redesign happen once per sample.
 public struct VectorLowPass: Sendable {
     /// Cutoff frequency, Hz.
-    public let cutoffHz: Double
+    public var cutoffHz: Double { design.cutoffHz }
     /// Steps longer than this restart the filter, seconds.
     public let gapSeconds: Double
     /// Relative change of the smoothed step that triggers a redesign (as `ButterworthLowPass`).
-    public let redesignTolerance: Double
+    public var redesignTolerance: Double { design.redesignTolerance }
     /// The coefficients in use (nil until the first step is known).
-    public private(set) var coefficients: BiquadCoefficients?
+    public var coefficients: BiquadCoefficients? { design.coefficients }
     /// The current output, or nil before the first valid input.
     public private(set) var output: Vector3?
 
-    private var designStep = 0.0
-    private var averageStep: Double?
+    private var design: BiquadDesign
     private var lastTime: Double?
     private var x1 = Vector3.zero, x2 = Vector3.zero, y1 = Vector3.zero, y2 = Vector3.zero
 
     /// - Parameter cutoffHz: −3 dB frequency, Hz.
     public init(cutoffHz: Double, gapSeconds: Double = 1, redesignTolerance: Double = 0.02) {
-        self.cutoffHz = cutoffHz
         self.gapSeconds = gapSeconds
-        self.redesignTolerance = redesignTolerance
+        design = BiquadDesign(cutoffHz: cutoffHz, redesignTolerance: redesignTolerance)
     }
 
     /// Feeds `v` at `timeSeconds`; returns the filtered vector, or nil before any valid input.
@@ -39,13 +37,7 @@ public struct VectorLowPass: Sendable {
             lastTime = timeSeconds
             return v
         case let .step(dt):
-            let avg = averageStep.map { $0 + 0.05 * (dt - $0) } ?? dt
-            averageStep = avg
-            if coefficients == nil || abs(avg - designStep) > redesignTolerance * designStep {
-                coefficients = .butterworthLowPass(cutoffHz: cutoffHz, sampleRateHz: 1 / avg)
-                designStep = avg
-            }
-            guard let c = coefficients else { return output }
+            let c = design.coefficients(forStep: dt)
             let y = v * c.b0 + x1 * c.b1 + x2 * c.b2 - y1 * c.a1 - y2 * c.a2
             x2 = x1; x1 = v
             y2 = y1; y1 = y

@@ -28,4 +28,24 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String { line > 0 ? "line \(line): \(reason)" : reason }
+
+    /// `text` as quoted in a message: control characters (C0, DEL, C1) as `\xNN`, so a binary
+    /// file cannot put terminal escapes or line breaks into a one-line error, and at most
+    /// `limit` characters, then `…`.
+    static func printable(_ text: Substring, limit: Int = 40) -> String {
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit { return result + "…" }
+            count += 1
+            let v = scalar.value
+            if v < 0x20 || (0x7F..<0xA0).contains(v) {
+                let hex = String(v, radix: 16, uppercase: true)
+                result += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

@@ -24,10 +24,10 @@ public struct RecordingLineParser: Sendable {
         } else if let detected = RecordingFormat.detect(header: header) {
             chosen = detected
         } else {
-            throw .unknownHeader(line: 1, text: String(header.prefix(200)))
+            throw .unknownHeader(line: 1, text: RecordingError.printable(header, limit: 200))
         }
         guard let indices = chosen.columnIndices(in: names) else {
-            throw .unknownHeader(line: 1, text: String(header.prefix(200)))
+            throw .unknownHeader(line: 1, text: RecordingError.printable(header, limit: 200))
         }
         self.format = chosen
         self.fieldCount = names.count
@@ -65,7 +65,7 @@ public struct RecordingLineParser: Sendable {
         func number(_ k: Int) throws(RecordingError) -> Double {
             let text = trimmed(fields[indices[k]])
             guard let v = Double(text), v.isFinite else {
-                throw .malformedRow(line: lineNumber, reason: "\(names[k]): '\(text)' is not a finite number")
+                throw .malformedRow(line: lineNumber, reason: "\(names[k]): '\(RecordingError.printable(text))' is not a finite number")
             }
             return v
         }
@@ -75,14 +75,14 @@ public struct RecordingLineParser: Sendable {
         let timeText = trimmed(fields[indices[0]])
         if format.timeIsNanoseconds {
             guard let ns = Int64(timeText) else {
-                throw .malformedRow(line: lineNumber, reason: "\(names[0]): '\(timeText)' is not an integer nanosecond count")
+                throw .malformedRow(line: lineNumber, reason: "\(names[0]): '\(RecordingError.printable(timeText))' is not an integer nanosecond count")
             }
             timestamp = ns
         } else {
             let seconds = try number(0)
             // ±9.2e9 s is Int64's range in ns; anything near it is not a plausible recording.
             guard abs(seconds) < 9.0e9 else {
-                throw .malformedRow(line: lineNumber, reason: "\(names[0]): '\(timeText)' is out of range")
+                throw .malformedRow(line: lineNumber, reason: "\(names[0]): '\(RecordingError.printable(timeText))' is out of range")
             }
             timestamp = Int64((seconds * 1e9).rounded())
         }

@@ -9,7 +9,7 @@ public enum RecordingReader {
     ///   recorded (x-io and BROAD: seconds from the start × 1e9, rounded).
     /// - Throws: `RecordingError` with the 1-based line number of the first bad line.
     public static func parse(text: String, format: RecordingFormat? = nil) throws(RecordingError) -> [IMUSample] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
+        var lines = lines(of: text)[...]
         guard let header = lines.popFirst(), !header.allSatisfy({ $0 == "\r" || $0 == " " }) else {
             throw .empty
         }
@@ -24,5 +24,12 @@ public enum RecordingReader {
             }
         }
         return samples
+    }
+
+    /// Splits `text` into lines at `\n` and at `\r\n`. Swift's `Character` view holds `\r\n`
+    /// as one grapheme, which is not equal to `"\n"`, so a plain `split(separator: "\n")`
+    /// would leave a CRLF file as a single line.
+    public static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
     }
 }
