@@ -1,0 +1,127 @@
+/// A width and a height in points.
+public struct CarouselSize: Hashable, Sendable {
+    /// Width in points.
+    public var width: Double
+    /// Height in points.
+    public var height: Double
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A point in viewport coordinates: points from the viewport's top-left corner, y down.
+public struct CarouselPoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// The scroll axis of the carousel.
+public enum ScrollAxis: String, Hashable, Sendable, CaseIterable {
+    case horizontal
+    case vertical
+}
+
+/// The layout direction. Only a horizontal carousel is mirrored by `rightToLeft` (as UIKit's
+/// semantic content attribute only flips the x axis); a vertical carousel ignores it.
+public enum LayoutDirection: String, Hashable, Sendable, CaseIterable {
+    case leftToRight = "ltr"
+    case rightToLeft = "rtl"
+}
+
+/// The geometry of a carousel with UIKit `contentOffset` semantics (DESIGN §3).
+///
+/// With pitch `p = itemAlong + spacing` and a leading inset of `(viewportAlong - itemAlong) / 2`,
+/// item `i` is centered exactly when `contentOffset = i * p`; the scroll range of a non-cyclic
+/// carousel is `[0, (count - 1) * p]`. Offsets here are *logical*: they grow toward higher
+/// indices whatever the axis and direction.
+public struct CarouselGeometry: Hashable, Sendable {
+    /// Viewport size in points (real axes: width is x).
+    public var viewport: CarouselSize
+    /// Item size in points (real axes, before any style scale).
+    public var item: CarouselSize
+    /// Gap between neighbouring items along the scroll axis (`minimumLineSpacing`), points.
+    public var spacing: Double
+    public var axis: ScrollAxis
+    public var direction: LayoutDirection
+    /// Number of items (≥ 0).
+    public var count: Int
+    /// Whether the carousel wraps around (infinite scrolling).
+    public var cyclic: Bool
+
+    public init(viewport: CarouselSize, item: CarouselSize, spacing: Double = 0,
+                axis: ScrollAxis = .horizontal, direction: LayoutDirection = .leftToRight,
+                count: Int, cyclic: Bool = false) {
+        self.viewport = viewport
+        self.item = item
+        self.spacing = spacing
+        self.axis = axis
+        self.direction = direction
+        self.count = count
+        self.cyclic = cyclic
+    }
+
+    /// Viewport length along the scroll axis, points.
+    @inlinable public var viewportAlong: Double { axis == .horizontal ? viewport.width : viewport.height }
+    /// Viewport length across the scroll axis, points.
+    @inlinable public var viewportCross: Double { axis == .horizontal ? viewport.height : viewport.width }
+    /// Item length along the scroll axis, points.
+    @inlinable public var itemAlong: Double { axis == .horizontal ? item.width : item.height }
+    /// Item length across the scroll axis, points.
+    @inlinable public var itemCross: Double { axis == .horizontal ? item.height : item.width }
+
+    /// Distance between neighbouring item centers, `itemAlong + spacing`, points. Never below
+    /// `minimumPitch`, so that positions stay finite even for a degenerate geometry.
+    @inlinable public var pitch: Double { max(itemAlong + spacing, Self.minimumPitch) }
+
+    /// The smallest pitch the engine works with (points); smaller pitches are raised to it.
+    public static let minimumPitch = 1e-3
+
+    /// Whether the content is mirrored on screen (horizontal right-to-left).
+    @inlinable public var isMirrored: Bool { axis == .horizontal && direction == .rightToLeft }
+
+    /// Whether wrapping is in effect (cyclic with at least one item).
+    @inlinable public var wraps: Bool { cyclic && count > 0 }
+
+    /// The largest offset of a non-cyclic carousel, `(count - 1) * p` (0 when empty).
+    @inlinable public var maximumOffset: Double { Double(max(count - 1, 0)) * pitch }
+
+    /// The length of one cycle, `count * p` (points).
+    @inlinable public var cycleLength: Double { Double(count) * pitch }
+
+    /// The geometry in a style's logical frame.
+    public var styleGeometry: StyleGeometry {
+        StyleGeometry(viewportAlong: viewportAlong, viewportCross: viewportCross, itemAlong: itemAlong,
+                      itemCross: itemCross, spacing: pitch - itemAlong, count: count)
+    }
+
+    /// The index of the item nearest `offset`: `floor(offset / p + 0.5)` (ties go to the higher
+    /// index), clamped to `[0, count - 1]`, or wrapped into it when cyclic; `nil` when empty.
+    public func index(atOffset offset: Double) -> Int? {
+        guard count > 0 else { return nil }
+        let slot = nearestSlot(offset / pitch)
+        if wraps { return Cyclic.wrap(slot, count) }
+        return min(max(slot, 0), count - 1)
+    }
+
+    /// `offset` clamped to the scroll range of a non-cyclic carousel (unchanged when cyclic).
+    @inlinable public func clampOffset(_ offset: Double) -> Double {
+        wraps ? offset : min(max(offset, 0), maximumOffset)
+    }
+}
+
+/// The nearest integer slot of a fractional position: `floor(x + 0.5)`, ties toward the higher
+/// index (INTERFACES §1). Saturates instead of trapping for absurd positions.
+@inlinable func nearestSlot(_ position: Double) -> Int {
+    saturatingInt((position + 0.5).rounded(.down))
+}
+
+/// Converts a whole `Double` to `Int`, saturating at ±2^52 and mapping NaN to 0.
+@inlinable func saturatingInt(_ value: Double) -> Int {
+    guard value.isFinite else { return value.isNaN ? 0 : (value > 0 ? 1 << 52 : -(1 << 52)) }
+    return Int(min(max(value, -4.5e15), 4.5e15))
+}

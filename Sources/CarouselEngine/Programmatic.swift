@@ -1,0 +1,39 @@
+/// Programmatic input: `setOffset` and `scrollTo`.
+extension CarouselEngine {
+    /// Places the content at `offset` (points) at once, like UIKit's
+    /// `setContentOffset(_:animated: false)`: stops any motion, no animation and no snap until the
+    /// next input. Clamped into the scroll range unless cyclic. Ignored while a finger is down.
+    public mutating func setOffset(_ offset: Double, at time: Double) {
+        advance(to: time)
+        guard offset.isFinite else { return }
+        if case .dragging = activity { return }
+        activity = .idle
+        self.offset = geometry.count > 0 ? geometry.clampOffset(offset) : 0
+        normalise()
+        restingOffset = self.offset
+        noteRestingIndex()
+    }
+
+    /// Scrolls to item `index` (clamped into `[0, count − 1]`): animated with the scroll
+    /// animation (phase `animating`) or at once. In cyclic mode the shortest way round (a tie at
+    /// exactly half a cycle goes forward). Ignored while a finger is down; suspends outer scroll
+    /// and tilt.
+    public mutating func scrollTo(index: Int, animated: Bool, at time: Double) {
+        advance(to: time)
+        let g = geometry
+        guard g.count > 0, activity.allows(.scrollTo) else { return }
+        suspendTilt()
+        let clamped = min(max(index, 0), g.count - 1)
+        let slot = g.wraps ? Cyclic.nearestSlot(of: clamped, toPosition: offset / g.pitch, count: g.count) : clamped
+        let target = Double(slot) * g.pitch
+        let v = velocity
+        activity = .idle
+        if animated {
+            startMotion(to: target, velocity: v, phase: .animating, source: .scrollTo)
+        } else {
+            offset = target
+            comeToRest()
+        }
+        normalise()
+    }
+}
