@@ -1,0 +1,147 @@
+/// The tilt estimator the daemon and `carouselctl tilt` run: validates each sample, measures
+/// `dt` from the integer timestamps, optionally low-passes the accelerometer, and runs one of
+/// the three estimators (`EstimationMethod`).
+///
+/// Contract:
+/// - Time: `dt` comes from `timestampNanoseconds` differences (exact for any clock origin);
+///   estimates carry `timeSeconds` = seconds since the first sample this estimator saw.
+/// - Start: every method starts from the first valid accelerometer sample (no start-up ramp).
+/// - "No data": a sample whose acceleration is zero or not finite yields `nil` and changes
+///   nothing (the attitude holds); so does every sample before the first valid one. Never NaN.
+/// - Duplicates (`dt = 0`) and out-of-order samples (`dt < 0`) return the current estimate
+///   unchanged. A step longer than `gapSeconds` restarts the estimator from that sample's
+///   accelerometer (gyro integration across a gap would be meaningless); the gyro bias is kept.
+public struct AttitudeEstimator: Sendable {
+    /// Settings of the estimator (config section `[filter]`).
+    public struct Configuration: Equatable, Sendable {
+        public var method: EstimationMethod
+        /// Accelerometer correction rate, 1/s (inverse time constant); unused by `.accel`.
+        public var gain: Double
+        /// `.fusion` only: accelerometer rejected beyond this angle from the estimate, degrees.
+        public var accelerationRejectionDegrees: Double
+        /// Butterworth low-pass of the accelerometer before estimation, Hz; nil or ≤ 0: off.
+        public var lowpassCutoffHz: Double?
+        /// A step longer than this restarts the estimator, seconds.
+        public var gapSeconds: Double
+
+        /// Default gain per method, 1/s: 0.5 for `.fusion` and `.complementary` (2 s time constant).
+        public static func defaultGain(for method: EstimationMethod) -> Double { 0.5 }
+
+        /// - Parameter gain: nil selects `defaultGain(for: method)`.
+        public init(method: EstimationMethod = .fusion, gain: Double? = nil, accelerationRejectionDegrees: Double = 10,
+                    lowpassCutoffHz: Double? = nil, gapSeconds: Double = 0.5) {
+            self.method = method
+            self.gain = gain ?? Self.defaultGain(for: method)
+            self.accelerationRejectionDegrees = accelerationRejectionDegrees
+            self.lowpassCutoffHz = lowpassCutoffHz
+            self.gapSeconds = gapSeconds
+        }
+    }
+
+    private enum Engine: Sendable {
+        case accel(AccelerometerTilt)
+        case complementary(ComplementaryFilter)
+        case fusion(FusionFilter)
+    }
+
+    public let configuration: Configuration
+    private var engine: Engine
+    private var lowpass: VectorLowPass?
+    private var firstTimestamp: Int64?
+    private var lastTimestamp: Int64?
+    /// The latest estimate (held through "no data" samples), or nil before the first valid sample.
+    public private(set) var estimate: TiltEstimate?
+
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        switch configuration.method {
+        case .accel: engine = .accel(AccelerometerTilt())
+        case .complementary: engine = .complementary(ComplementaryFilter(gain: configuration.gain))
+        case .fusion:
+            engine = .fusion(FusionFilter(gain: configuration.gain,
+                                          rejectionAngle: configuration.accelerationRejectionDegrees * Double.pi / 180))
+        }
+        if let fc = configuration.lowpassCutoffHz, fc > 0 {
+            lowpass = VectorLowPass(cutoffHz: fc, gapSeconds: configuration.gapSeconds)
+        }
+    }
+
+    /// Convenience: `AttitudeEstimator(Configuration(method:gain:…))`.
+    public init(method: EstimationMethod, gain: Double? = nil, accelerationRejectionDegrees: Double = 10,
+                lowpassCutoffHz: Double? = nil) {
+        self.init(Configuration(method: method, gain: gain, accelerationRejectionDegrees: accelerationRejectionDegrees,
+                                lowpassCutoffHz: lowpassCutoffHz))
+    }
+
+    /// The gyro bias the fusion filter tracks, rad/s (zero for the other methods).
+    public var gyroBias: Vector3 {
+        if case let .fusion(f) = engine { return f.gyroBias }
+        return .zero
+    }
+
+    /// Feeds one sample (SI units, device frame, calibration already applied if any).
+    /// - Returns: the estimate after this sample, or nil for "no data" (see the type's contract).
+    public mutating func update(_ sample: IMUSample) -> TiltEstimate? {
+        let t0 = firstTimestamp ?? sample.timestampNanoseconds
+        firstTimestamp = t0
+        let time = Double(sample.timestampNanoseconds &- t0) * 1e-9
+        guard sample.accel.isFinite, sample.accel.length > 0 else { return nil }
+
+        var accel = sample.accel
+        if var lp = lowpass {
+            accel = lp.update(accel, at: time) ?? accel
+            lowpass = lp
+        }
+        guard let direction = accel.normalized else { return nil }
+        let gyro = sample.gyro.flatMap { $0.isFinite ? $0 : nil }
+
+        var dt = 0.0
+        var restart = estimate == nil
+        if let last = lastTimestamp {
+            let step = Double(sample.timestampNanoseconds &- last) * 1e-9
+            if step > configuration.gapSeconds { restart = true }
+            if step > 0 { dt = step }
+        }
+        if dt > 0 || lastTimestamp == nil { lastTimestamp = sample.timestampNanoseconds }
+        if !restart, dt == 0, var current = estimate {
+            current.timeSeconds = max(current.timeSeconds, time)
+            estimate = current
+            return current
+        }
+
+        let up: Vector3
+        switch engine {
+        case var .accel(e):
+            up = e.update(accelDirection: direction)
+            engine = .accel(e)
+        case var .complementary(e):
+            if restart { e.reset() }
+            up = e.update(accelDirection: direction, gyro: gyro, dt: dt)
+            engine = .complementary(e)
+        case var .fusion(e):
+            if restart {
+                e.initialise(accelDirection: direction)
+                up = direction
+            } else {
+                up = e.update(accel: accel, gyro: gyro, dt: dt)
+            }
+            engine = .fusion(e)
+        }
+        let result = TiltEstimate(timeSeconds: time, up: up)
+        estimate = result
+        return result
+    }
+
+    /// Forgets the attitude and the time base (the fusion filter keeps its gyro bias).
+    public mutating func reset() {
+        switch engine {
+        case var .accel(e): e.reset(); engine = .accel(e)
+        case var .complementary(e): e.reset(); engine = .complementary(e)
+        case var .fusion(e): e.reset(); engine = .fusion(e)
+        }
+        lowpass?.reset()
+        firstTimestamp = nil
+        lastTimestamp = nil
+        estimate = nil
+    }
+}

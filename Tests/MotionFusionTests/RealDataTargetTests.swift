@@ -1,0 +1,88 @@
+import Testing
+@testable import MotionFusion
+
+/// Issue 3 point 4: the accuracy targets on real recordings.
+@Suite struct RealDataTargetTests {
+    static func run(_ samples: [IMUSample], _ configuration: AttitudeEstimator.Configuration = .init()) -> [TiltEstimate?] {
+        var estimator = AttitudeEstimator(configuration)
+        return samples.map { estimator.update($0) }
+    }
+
+    static func mean(_ v: [Double]) -> Double { v.reduce(0, +) / Double(v.count) }
+    static func std(_ v: [Double]) -> Double {
+        let m = mean(v)
+        return (v.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(v.count)).squareRoot()
+    }
+
+    @Test func broadInclinationRMS() throws {
+        let broad = try Dataset.broad()
+        #expect(broad.samples.count == 56_940 && broad.referenceUp.count == 56_940)
+        let estimates = Self.run(broad.samples)
+        var sumSquares = 0.0
+        var scored = 0
+        for i in estimates.indices {
+            let e = try #require(estimates[i], "no estimate at row \(i)")
+            #expect(e.up.isFinite)
+            guard broad.movement[i], let ref = broad.referenceUp[i] else { continue }
+            let error = e.up.angle(to: ref) * 180 / Double.pi
+            sumSquares += error * error
+            scored += 1
+        }
+        let rms = (sumSquares / Double(scored)).squareRoot()
+        print("BROAD trial 01: RMS inclination error \(rms)° over \(scored) rows")
+        #expect(scored > 35_000)
+        #expect(rms <= 0.8)
+    }
+
+    @Test func xioRestAndSpin() throws {
+        let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
+        let estimates = Self.run(samples)
+        var restRoll: [Double] = [], restPitch: [Double] = []
+        var spin: [TiltEstimate] = []
+        for e in estimates {
+            let e = try #require(e)
+            if e.timeSeconds < 10 { restRoll.append(e.rollDegrees); restPitch.append(e.pitchDegrees) }
+            if e.timeSeconds >= 60 && e.timeSeconds <= 80 { spin.append(e) }
+        }
+        let rollRest = Self.mean(restRoll), pitchRest = Self.mean(restPitch)
+        let rollStd = Self.std(restRoll), pitchStd = Self.std(restPitch)
+        let rollDev = spin.map { abs($0.rollDegrees - rollRest) }.max() ?? .infinity
+        let pitchDev = spin.map { abs($0.pitchDegrees - pitchRest) }.max() ?? .infinity
+        print("x-io rest: roll std \(rollStd)°, pitch std \(pitchStd)° (means \(rollRest)°, \(pitchRest)°); spin 60–80 s: max |Δroll| \(rollDev)°, max |Δpitch| \(pitchDev)°")
+        #expect(rollStd <= 0.05 && pitchStd <= 0.05)
+        #expect(rollDev <= 3 && pitchDev <= 3)
+        // The resting attitude itself is the accelerometer's: pitch = atan2(a_y, a_z) with the
+        // README's rest mean a ≈ (0.0002, −0.0207, 0.9932) g → −1.19°.
+        #expect(abs(pitchRest - -1.19) < 0.1 && abs(rollRest) < 0.1)
+        #expect(spin.count > 1900)
+    }
+
+    @Test func accelerometerOnlyIsFooledBySpin() throws {
+        // Sanity check of the need for rejection: the README says accelerometer tilt is pulled
+        // tens of degrees off during the spin.
+        let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
+        let estimates = Self.run(samples, .init(method: .accel))
+        let spinMax = estimates.compactMap { $0 }.filter { $0.timeSeconds >= 60 && $0.timeSeconds <= 80 }
+            .map { abs($0.rollDegrees) }.max() ?? 0
+        #expect(spinMax > 30)
+    }
+
+    @Test func gaitDuplicatesNeverProduceNaN() throws {
+        let samples = try Dataset.samples("xio-gait-tracking-short-walk/short_walk.csv")
+        #expect(samples.count == 16_539)
+        let duplicates = zip(samples, samples.dropFirst()).filter { $0.timestampNanoseconds == $1.timestampNanoseconds }.count
+        #expect(duplicates >= 205)
+        for method in EstimationMethod.allCases {
+            for lowpass in [nil, 5.0] {
+                var estimator = AttitudeEstimator(.init(method: method, lowpassCutoffHz: lowpass))
+                var count = 0
+                for s in samples {
+                    let estimate = estimator.update(s)
+                    let e = try #require(estimate)
+                    if !e.up.isFinite || !e.roll.isFinite || !e.pitch.isFinite { count += 1 }
+                }
+                #expect(count == 0, "\(method) lowpass \(String(describing: lowpass))")
+            }
+        }
+    }
+}
