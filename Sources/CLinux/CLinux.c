@@ -76,3 +76,65 @@ int clinux_sockaddr_un(struct sockaddr_un *addr, const char *path) {
 }
 
 int clinux_errno(void) { return errno; }
+
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+int clinux_connect_as(const char *path, uid_t uid, gid_t gid) {
+    struct sockaddr_un addr;
+    int len = clinux_sockaddr_un(&addr, path);
+    if (len < 0) return -1;
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return -1;
+    pid_t child = fork();
+    if (child < 0) { int e = errno; close(sv[0]); close(sv[1]); errno = e; return -1; }
+    if (child == 0) {
+        close(sv[0]);
+        if (syscall(SYS_setgroups, 0, NULL) != 0) _exit(10);
+        if (syscall(SYS_setresgid, gid, gid, gid) != 0) _exit(11);
+        if (syscall(SYS_setresuid, uid, uid, uid) != 0) _exit(12);
+        int fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0) _exit(13);
+        if (syscall(SYS_connect, fd, (struct sockaddr *)&addr, (socklen_t)len) != 0) _exit(14);
+        char byte = 0;
+        struct iovec iov = { &byte, 1 };
+        union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
+        memset(&control, 0, sizeof(control));
+        struct msghdr msg;
+        memset(&msg, 0, sizeof(msg));
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof(control.buf);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+        if (syscall(SYS_sendmsg, sv[1], &msg, 0) != 1) _exit(15);
+        _exit(0);
+    }
+    close(sv[1]);
+    char byte = 0;
+    struct iovec iov = { &byte, 1 };
+    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof(msg));
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof(control.buf);
+    ssize_t n;
+    do { n = recvmsg(sv[0], &msg, MSG_CMSG_CLOEXEC); } while (n < 0 && errno == EINTR);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    close(sv[0]);
+    struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+    if (c == NULL || c->cmsg_type != SCM_RIGHTS) {
+        errno = (WIFEXITED(status) && WEXITSTATUS(status) == 14) ? ECONNREFUSED : EPERM;
+        return -1;
+    }
+    int fd;
+    memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    return fd;
+}

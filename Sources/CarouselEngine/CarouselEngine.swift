@@ -23,8 +23,8 @@ public struct CarouselEngine: Sendable {
     var pendingEvents: [CarouselEvent] = []
     /// Tilt: armed at start-up, disarmed by higher inputs, re-armed inside the dead zone.
     var tiltArmed = true
-    /// The last roll sample (degrees relative to neutral).
-    var tiltRollDegrees = 0.0
+    /// The last roll sample handed to `tilt(rollDegrees:at:)`, degrees relative to neutral.
+    public internal(set) var tiltRollDegrees = 0.0
     /// The last outer-scroll `y`, `nil` before the first sample of a scroll (the baseline).
     var outerScrollLastY: Double?
     var outerScrollLastTime = 0.0
@@ -70,6 +70,16 @@ public struct CarouselEngine: Sendable {
         case let .moving(_, phase, _): return phase
         case .tilting: return .tilting
         case .outerScrolling: return .outer_scrolling
+        }
+    }
+
+    /// Whether `advance(to:)` can still change the state without new input (a motion runs, or
+    /// velocity-mode tilt moves the content): a frame loop can sleep while this is `false`.
+    public var isMoving: Bool {
+        switch activity {
+        case .idle, .dragging, .outerScrolling: return false
+        case .moving: return true
+        case .tilting: return configuration.tilt.mode == .velocity && velocity != 0
         }
     }
 

@@ -1,14 +1,22 @@
 /// Tap hit-testing on transformed item frames (seed 000's tap-to-center).
 public enum HitTest {
-    /// The item drawn on top at `point` (viewport coordinates): items are tried by descending
-    /// `zIndex` (ties: nearest the viewport center first, i.e. smallest |center offset| is not
-    /// known here, so the later slot in the list loses to the earlier); an item is hit when the
-    /// point lies inside the quadrilateral obtained by projecting its rectangle's corners
-    /// (`±width/2, ±height/2`) through its transform about its center. Items with a corner behind
-    /// the eye are skipped.
-    public static func topmostItem(at point: CarouselPoint, in items: [ItemAttributes]) -> ItemAttributes? {
+    /// The item drawn on top at `point` (viewport coordinates). Items are tried by descending
+    /// `zIndex`; equal `zIndex` values (a style that does not order its items) are broken by
+    /// distance from `viewportCenter`, nearest on top (as in the stacked seed), then by list
+    /// order. An item is hit when the point lies inside the quadrilateral obtained by projecting
+    /// its rectangle's corners (`±width/2, ±height/2`) through its transform about its center;
+    /// items with a corner behind the eye or with alpha 0 are skipped.
+    public static func topmostItem(at point: CarouselPoint, in items: [ItemAttributes],
+                                   viewportCenter: CarouselPoint? = nil) -> ItemAttributes? {
+        func distance(_ item: ItemAttributes) -> Double {
+            guard let c = viewportCenter else { return 0 }
+            let dx = item.center.x - c.x, dy = item.center.y - c.y
+            return dx * dx + dy * dy
+        }
         let order = items.indices.sorted { a, b in
             if items[a].zIndex != items[b].zIndex { return items[a].zIndex > items[b].zIndex }
+            let da = distance(items[a]), db = distance(items[b])
+            if da != db { return da < db }
             return a < b
         }
         for i in order where contains(items[i], point) {

@@ -5,7 +5,7 @@ extension CarouselEngine {
     /// During a motion the target item is kept if it still exists, else the target is clamped
     /// (cyclic: the same logical item, or the last one, reached the shortest way). At rest the
     /// centered item is kept where it still exists. The offset never stays out of range, and zero
-    /// items is a valid state (offset 0, index `nil`).
+    /// items is a valid state (offset 0, index `nil`); items added to an empty carousel start at item 0.
     public mutating func setCount(_ count: Int, at time: Double) {
         advance(to: time)
         let newCount = max(count, 0)
@@ -45,10 +45,6 @@ extension CarouselEngine {
             activity = .idle
             startMotion(to: Double(slot) * p, velocity: v, phase: phase, source: source)
         case .idle:
-            if oldCount == 0 {
-                let start = min(max(configuration.initialIndex, 0), newCount - 1)
-                offset = Double(start) * p
-            }
             restingOffset = offset
             noteRestingIndex()
         case .dragging, .tilting, .outerScrolling:

@@ -99,7 +99,8 @@ extension CarouselEngine {
         let crossValue = cross.flatMap { $0.isFinite ? $0 : nil } ?? g.viewportCross / 2
         let point = g.axis == .horizontal ? CarouselPoint(x: location, y: crossValue)
                                           : CarouselPoint(x: crossValue, y: location)
-        guard let hit = HitTest.topmostItem(at: point, in: visibleItems()) else { return false }
+        let middle = CarouselPoint(x: g.viewport.width / 2, y: g.viewport.height / 2)
+        guard let hit = HitTest.topmostItem(at: point, in: visibleItems(), viewportCenter: middle) else { return false }
         suspendTilt()
         let v = velocity
         activity = .idle

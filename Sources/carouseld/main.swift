@@ -1,1 +1,14 @@
+// carouseld: parse the command line, load the configuration, run the daemon (CarouselDaemon).
 import CarouselDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A dead client must never kill the daemon; sends also use MSG_NOSIGNAL.
+signal(SIGPIPE, SIG_IGN)
+
+let status = CarouseldCommandLine.main(
+    arguments: Array(CommandLine.arguments.dropFirst()),
+    output: { CarouseldCommandLine.write($0, to: STDOUT_FILENO) },
+    errorOutput: { CarouseldCommandLine.write($0, to: STDERR_FILENO) })
+exit(status.rawValue)

@@ -51,4 +51,11 @@ int clinux_sockaddr_un(struct sockaddr_un *addr, const char *path);
 /// The `errno` of the calling thread (a macro in C).
 int clinux_errno(void);
 
+/// Test helper for control authorisation: connects to the Unix socket `path` from a forked
+/// child running as `uid`/`gid` with no supplementary groups (what `setpriv --reuid --regid
+/// --clear-groups` does) and hands the connected socket back to the caller over SCM_RIGHTS, so
+/// the server's SO_PEERCRED names `uid`/`gid`. The child makes raw syscalls only (safe after
+/// fork in a threaded process). Returns the blocking, close-on-exec socket, or -1 with errno.
+int clinux_connect_as(const char *path, uid_t uid, gid_t gid);
+
 #endif

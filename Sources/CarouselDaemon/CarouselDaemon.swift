@@ -1,2 +1,0 @@
-// CarouselDaemon: event loop, socket server, configuration, systemd integration.
-import CarouselProtocol

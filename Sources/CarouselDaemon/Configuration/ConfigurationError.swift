@@ -1,0 +1,103 @@
+import CarouselProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a configuration file was refused. Every case names the file, and where it can the line,
+/// section and key, so the message alone tells an operator what to fix.
+///
+/// `description` is the one-line message (`path:line: [section] key: ...`); `exitStatus` is the
+/// process exit status it maps to (INTERFACES §5).
+public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file does not exist (exit 66).
+    case fileMissing(path: String)
+    /// The file exists but cannot be read; `errno` from `open(2)`/`read(2)` (exit 77 for
+    /// `EACCES`/`EPERM`, else 74).
+    case unreadable(path: String, errno: Int32)
+    /// libinih rejected the line (no `=`/`:` in a key line, an unterminated `[section`); libinih
+    /// reports only the first such line. `text` is that line as written.
+    case syntax(path: String, line: Int, text: String)
+    /// A line longer than libinih's buffer (`maximum` bytes), which it would silently split.
+    case lineTooLong(path: String, line: Int, maximum: Int)
+    /// A line starting with whitespace after a key: libinih would append it to the previous key.
+    case continuationLine(path: String, line: Int, section: String, key: String)
+    /// A `[section]` this version does not know. `known` lists the sections it does.
+    case unknownSection(path: String, line: Int, section: String, known: [String])
+    /// A key before any `[section]` header.
+    case keyOutsideSection(path: String, line: Int, key: String)
+    /// A key this version does not know in a known section. `known` lists that section's keys.
+    case unknownKey(path: String, line: Int, section: String, key: String, known: [String])
+    /// The same key twice in one section.
+    case duplicateKey(path: String, line: Int, section: String, key: String, firstLine: Int)
+    /// A value that does not parse or is out of range; `expected` says what is allowed
+    /// (e.g. "one of iio, replay", "a number from 1 to 2000 (Hz)").
+    case badValue(path: String, line: Int?, section: String, key: String, value: String, expected: String)
+    /// Values that are fine alone but not together (e.g. `max_deg` not above `dead_zone_deg`);
+    /// `line` is that of the key named, when the file sets it.
+    case inconsistent(path: String, line: Int?, section: String, key: String, message: String)
+
+    /// The exit status for this error (INTERFACES §5): 66 missing file, 77 permission denied,
+    /// 74 other read errors, 78 anything wrong with the contents.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .fileMissing: return .noInput
+        case .unreadable(_, let code): return (code == EACCES || code == EPERM) ? .noPermission : .ioError
+        default: return .configuration
+        }
+    }
+
+    /// The path of the file concerned.
+    public var path: String {
+        switch self {
+        case .fileMissing(let path), .unreadable(let path, _): return path
+        case .syntax(let path, _, _), .lineTooLong(let path, _, _),
+             .continuationLine(let path, _, _, _), .unknownSection(let path, _, _, _),
+             .keyOutsideSection(let path, _, _), .unknownKey(let path, _, _, _, _),
+             .duplicateKey(let path, _, _, _, _), .badValue(let path, _, _, _, _, _),
+             .inconsistent(let path, _, _, _, _):
+            return path
+        }
+    }
+
+    /// The 1-based line concerned, when there is one.
+    public var line: Int? {
+        switch self {
+        case .fileMissing, .unreadable: return nil
+        case .syntax(_, let line, _), .lineTooLong(_, let line, _), .continuationLine(_, let line, _, _),
+             .unknownSection(_, let line, _, _), .keyOutsideSection(_, let line, _),
+             .unknownKey(_, let line, _, _, _), .duplicateKey(_, let line, _, _, _):
+            return line
+        case .badValue(_, let line, _, _, _, _), .inconsistent(_, let line, _, _, _):
+            return line
+        }
+    }
+
+    /// One line: `path:line: what is wrong`.
+    public var description: String {
+        let location = line.map { "\(path):\($0)" } ?? path
+        switch self {
+        case .fileMissing(let path):
+            return "\(path): configuration file not found"
+        case .unreadable(let path, let code):
+            return "\(path): cannot read configuration file: \(String(cString: strerror(code))) (errno \(code))"
+        case .syntax(_, _, let text):
+            return "\(location): syntax error: expected '[section]', 'key = value' or a comment, found '\(text)'"
+        case .lineTooLong(_, _, let maximum):
+            return "\(location): line longer than \(maximum) bytes"
+        case .continuationLine(_, _, let section, let key):
+            return "\(location): [\(section)] \(key): line starts with whitespace (continuation lines are not supported; put the value on one line)"
+        case .unknownSection(_, _, let section, let known):
+            return "\(location): unknown section [\(section)]; known sections: \(known.map { "[\($0)]" }.joined(separator: ", "))"
+        case .keyOutsideSection(_, _, let key):
+            return "\(location): key '\(key)' before any [section] header"
+        case .unknownKey(_, _, let section, let key, let known):
+            return "\(location): [\(section)] unknown key '\(key)'; known keys: \(known.joined(separator: ", "))"
+        case .duplicateKey(_, _, let section, let key, let firstLine):
+            return "\(location): [\(section)] \(key): given twice (first on line \(firstLine))"
+        case .badValue(_, _, let section, let key, let value, let expected):
+            return "\(location): [\(section)] \(key): bad value '\(value)': expected \(expected)"
+        case .inconsistent(_, _, let section, let key, let message):
+            return "\(location): [\(section)] \(key): \(message)"
+        }
+    }
+}

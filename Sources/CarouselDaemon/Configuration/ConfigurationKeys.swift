@@ -1,0 +1,143 @@
+/// One key of the configuration file: its section, name and how its value is stored.
+struct ConfigurationKey: Sendable {
+    let section: String
+    let name: String
+    let apply: @Sendable (String, inout DaemonConfiguration) throws(ConfigurationValueProblem) -> Void
+}
+
+/// The table of every key (INTERFACES §4), in file order. Units and ranges are documented on the
+/// fields of `DaemonConfiguration`'s section types and in `configs/carouseld.conf`.
+enum ConfigurationKeys {
+    typealias V = ConfigurationValue
+
+    static let all: [ConfigurationKey] = sensor + filter + tilt + carousel + server + calibration
+
+    /// Section names in file order.
+    static let sections = ["sensor", "filter", "tilt", "carousel", "server", "calibration"]
+
+    static func lookup(section: String, name: String) -> ConfigurationKey? {
+        all.first { $0.section == section && $0.name == name }
+    }
+
+    static func names(in section: String) -> [String] {
+        all.filter { $0.section == section }.map(\.name)
+    }
+
+    static let sensor: [ConfigurationKey] = [
+        .init(section: "sensor", name: "source") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.source = try V.choice(v, SensorSettings.Source.self) },
+        .init(section: "sensor", name: "uri") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.uri = try V.text(v, allowEmpty: false, what: "a libiio context URI such as local: or ip:HOST") },
+        .init(section: "sensor", name: "device") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.device = try V.text(v, allowEmpty: true, what: "an IIO device name, label or sysfs path") },
+        .init(section: "sensor", name: "accel_convention") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.accelConvention = try V.choice(v, SensorSettings.AccelConvention.self) },
+        .init(section: "sensor", name: "sample_rate_hz") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.sampleRateHz = try V.number(v, in: 1...2000, unit: "Hz") },
+        .init(section: "sensor", name: "mode") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.mode = try V.choice(v, SensorSettings.ReadMode.self) },
+        .init(section: "sensor", name: "always_on") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.alwaysOn = try V.bool(v) },
+        .init(section: "sensor", name: "replay_file") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.replayFile = try V.text(v, allowEmpty: true, what: "a path to a native CSV recording") },
+        .init(section: "sensor", name: "replay_loop") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.replayLoop = try V.bool(v) },
+        .init(section: "sensor", name: "replay_speed") { v, c throws(ConfigurationValueProblem) in
+            c.sensor.replaySpeed = try V.number(v, in: 0.01...100, unit: "times real time") },
+    ]
+
+    static let filter: [ConfigurationKey] = [
+        .init(section: "filter", name: "method") { v, c throws(ConfigurationValueProblem) in
+            c.filter.method = try V.choice(v, FilterSettings.Method.self) },
+        .init(section: "filter", name: "gain") { v, c throws(ConfigurationValueProblem) in
+            c.filter.gain = try V.number(v, in: 0...10, unit: "") },
+        .init(section: "filter", name: "lowpass_hz") { v, c throws(ConfigurationValueProblem) in
+            c.filter.lowpassHz = try V.number(v, in: 0...500, unit: "Hz, 0 = off") },
+        .init(section: "filter", name: "accel_rejection_deg") { v, c throws(ConfigurationValueProblem) in
+            c.filter.accelRejectionDeg = try V.number(v, in: 0...90, unit: "degrees, 0 = off") },
+    ]
+
+    static let tilt: [ConfigurationKey] = [
+        .init(section: "tilt", name: "enabled") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.enabled = try V.bool(v) },
+        .init(section: "tilt", name: "axis") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.axis = try V.choice(v, TiltSettings.Axis.self) },
+        .init(section: "tilt", name: "display_rotation") { v, c throws(ConfigurationValueProblem) in
+            guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
+                throw ConfigurationValueProblem(expected: "one of 0, 90, 180, 270 (degrees clockwise)")
+            }
+            c.tilt.displayRotation = degrees },
+        .init(section: "tilt", name: "mode") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.mode = try V.choice(v, TiltSettings.Mode.self) },
+        .init(section: "tilt", name: "dead_zone_deg") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.deadZoneDeg = try V.number(v, in: 0...89, unit: "degrees") },
+        .init(section: "tilt", name: "max_deg") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.maxDeg = try V.number(v, in: 1...90, unit: "degrees") },
+        .init(section: "tilt", name: "max_items_per_second") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.maxItemsPerSecond = try V.number(v, in: 0.01...100, unit: "items per second") },
+        .init(section: "tilt", name: "neutral_tracking_s") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.neutralTrackingSeconds = try V.number(v, in: 0...3600, unit: "seconds, 0 = off") },
+    ]
+
+    static let carousel: [ConfigurationKey] = [
+        .init(section: "carousel", name: "count") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.count = try V.integer(v, in: 0...1_000_000, unit: "items") },
+        .init(section: "carousel", name: "viewport_width") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.viewportWidth = try V.number(v, in: 1...100_000, unit: "points") },
+        .init(section: "carousel", name: "viewport_height") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.viewportHeight = try V.number(v, in: 1...100_000, unit: "points") },
+        .init(section: "carousel", name: "item_width") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.itemWidth = try V.number(v, in: 1...100_000, unit: "points") },
+        .init(section: "carousel", name: "item_height") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.itemHeight = try V.number(v, in: 1...100_000, unit: "points") },
+        .init(section: "carousel", name: "spacing") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.spacing = try V.number(v, in: 0...100_000, unit: "points") },
+        .init(section: "carousel", name: "axis") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.axis = try V.choice(v, CarouselSettings.Axis.self) },
+        .init(section: "carousel", name: "direction") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.direction = try V.choice(v, CarouselSettings.Direction.self) },
+        .init(section: "carousel", name: "cyclic") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.cyclic = try V.bool(v) },
+        .init(section: "carousel", name: "style") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.style = try V.choice(v, CarouselSettings.Style.self) },
+        .init(section: "carousel", name: "paging") { v, c throws(ConfigurationValueProblem) in
+            c.carousel.paging = try V.choice(v, CarouselSettings.Paging.self) },
+        .init(section: "carousel", name: "deceleration_rate") { v, c throws(ConfigurationValueProblem) in
+            // UIScrollView's named rates (per millisecond).
+            switch v.lowercased() {
+            case "normal": c.carousel.decelerationRate = 0.998
+            case "fast": c.carousel.decelerationRate = 0.99
+            default:
+                do throws(ConfigurationValueProblem) {
+                    c.carousel.decelerationRate = try V.number(v, in: 0.5...0.9999, unit: "per millisecond")
+                } catch {
+                    throw ConfigurationValueProblem(expected: "normal (0.998), fast (0.99) or " + error.expected)
+                }
+            } },
+    ]
+
+    static let server: [ConfigurationKey] = [
+        .init(section: "server", name: "socket") { v, c throws(ConfigurationValueProblem) in
+            // sun_path holds 108 bytes including the terminating NUL.
+            let path = try V.absolutePath(v)
+            guard path.utf8.count <= 107 else {
+                throw ConfigurationValueProblem(expected: "an absolute path of at most 107 bytes (sun_path)")
+            }
+            c.server.socketPath = path },
+        .init(section: "server", name: "socket_mode") { v, c throws(ConfigurationValueProblem) in
+            c.server.socketMode = try V.fileMode(v) },
+        .init(section: "server", name: "socket_group") { v, c throws(ConfigurationValueProblem) in
+            c.server.socketGroup = try V.text(v, allowEmpty: true, what: "a group name") },
+        .init(section: "server", name: "control_group") { v, c throws(ConfigurationValueProblem) in
+            c.server.controlGroup = try V.text(v, allowEmpty: true, what: "a group name") },
+        .init(section: "server", name: "max_clients") { v, c throws(ConfigurationValueProblem) in
+            c.server.maxClients = try V.integer(v, in: 1...4096, unit: "connections") },
+        .init(section: "server", name: "max_rate_hz") { v, c throws(ConfigurationValueProblem) in
+            c.server.maxRateHz = try V.number(v, in: 1...1000, unit: "Hz") },
+    ]
+
+    static let calibration: [ConfigurationKey] = [
+        .init(section: "calibration", name: "file") { v, c throws(ConfigurationValueProblem) in
+            c.calibration.file = try V.text(v, allowEmpty: false, what: "a path to the calibration file") },
+    ]
+}

@@ -1,0 +1,365 @@
+/// The whole daemon configuration, as read from `/etc/carouseld/carouseld.conf` (INTERFACES §4).
+///
+/// A plain value: the loader (`load(path:)`, `parse(text:path:)`) fills it from an INI file,
+/// `defaults` holds the built-in values used for every key the file leaves out. The model uses
+/// plain Swift enums and numbers only, so it does not depend on the engine or fusion types; the
+/// daemon core maps it onto them. Every key, its unit and its default is documented in
+/// `configs/carouseld.conf` and `docs/CONFIGURATION.md`.
+public struct DaemonConfiguration: Equatable, Sendable {
+    /// `[sensor]`: where samples come from.
+    public var sensor: SensorSettings
+    /// `[filter]`: how samples become a tilt estimate.
+    public var filter: FilterSettings
+    /// `[tilt]`: how the tilt estimate drives the carousel.
+    public var tilt: TiltSettings
+    /// `[carousel]`: the initial carousel geometry and behaviour (clients may change the geometry
+    /// at run time with `set_geometry`).
+    public var carousel: CarouselSettings
+    /// `[server]`: the Unix socket.
+    public var server: ServerSettings
+    /// `[calibration]`: where the sensor calibration lives.
+    public var calibration: CalibrationSettings
+
+    /// Creates a configuration; every section defaults to its built-in values.
+    public init(sensor: SensorSettings = .defaults, filter: FilterSettings = .defaults,
+                tilt: TiltSettings = .defaults, carousel: CarouselSettings = .defaults,
+                server: ServerSettings = .defaults, calibration: CalibrationSettings = .defaults) {
+        self.sensor = sensor
+        self.filter = filter
+        self.tilt = tilt
+        self.carousel = carousel
+        self.server = server
+        self.calibration = calibration
+    }
+
+    /// The built-in configuration: what the daemon runs with when the default config file is
+    /// absent, and the value of every key a file leaves out.
+    public static let defaults = DaemonConfiguration()
+
+    /// The default path of the configuration file.
+    public static let defaultPath = "/etc/carouseld/carouseld.conf"
+}
+
+// MARK: - [sensor]
+
+/// `[sensor]`: the sample source.
+public struct SensorSettings: Equatable, Sendable {
+    /// Where samples come from.
+    public enum Source: String, Equatable, Sendable, CaseIterable {
+        /// A Linux IIO accelerometer (and gyroscope if there is one), via libiio.
+        case iio
+        /// A native CSV recording (INTERFACES §3) replayed in real time.
+        case replay
+    }
+
+    /// The sign convention of the accelerometer after the mount matrix (DESIGN §3).
+    public enum AccelConvention: String, Equatable, Sendable, CaseIterable {
+        /// The device reports the gravity vector (Linux hwdb / iio-sensor-proxy convention: face up
+        /// reads z ≈ −9.81 m/s²); the daemon negates it once. Config value `gravity`.
+        case gravity
+        /// The device reports specific force (face up reads z ≈ +9.81 m/s²); used as is.
+        /// Config value `specific-force`.
+        case specificForce = "specific-force"
+    }
+
+    /// How samples are read from an IIO device.
+    public enum ReadMode: String, Equatable, Sendable, CaseIterable {
+        /// Buffered when the device has a usable buffer and trigger, polled otherwise.
+        case auto
+        /// Buffered (scan elements + trigger) only; failing that is an error.
+        case buffered
+        /// Polled sysfs reads at `sampleRateHz`.
+        case polled
+    }
+
+    /// `source` — default `iio`.
+    public var source: Source
+    /// `uri` — the libiio context URI, e.g. `local:` or `ip:192.168.1.20`. Default `local:`.
+    public var uri: String
+    /// `device` — the sensor to use, by IIO name, label or sysfs path; empty (default) picks the
+    /// first accelerometer found.
+    public var device: String
+    /// `accel_convention` — default `gravity`.
+    public var accelConvention: AccelConvention
+    /// `sample_rate_hz` — requested sampling frequency in Hz (the nearest available one is used
+    /// and read back). Default 100, range 1…2000.
+    public var sampleRateHz: Double
+    /// `mode` — default `auto`.
+    public var mode: ReadMode
+    /// `always_on` — read samples even when no client watches. Default `false`.
+    public var alwaysOn: Bool
+    /// `replay_file` — the recording to replay when `source = replay`, as an absolute path
+    /// (the loader resolves a relative path against the config file's directory). Default empty.
+    public var replayFile: String
+    /// `replay_loop` — start again from the beginning at the end of the recording. Default `false`.
+    public var replayLoop: Bool
+    /// `replay_speed` — replay time scale (2 = twice as fast). Default 1, range 0.01…100.
+    public var replaySpeed: Double
+
+    /// Creates sensor settings; the defaults are the built-in values.
+    public init(source: Source = .iio, uri: String = "local:", device: String = "",
+                accelConvention: AccelConvention = .gravity, sampleRateHz: Double = 100,
+                mode: ReadMode = .auto, alwaysOn: Bool = false, replayFile: String = "",
+                replayLoop: Bool = false, replaySpeed: Double = 1) {
+        self.source = source
+        self.uri = uri
+        self.device = device
+        self.accelConvention = accelConvention
+        self.sampleRateHz = sampleRateHz
+        self.mode = mode
+        self.alwaysOn = alwaysOn
+        self.replayFile = replayFile
+        self.replayLoop = replayLoop
+        self.replaySpeed = replaySpeed
+    }
+
+    /// The built-in `[sensor]` values.
+    public static let defaults = SensorSettings()
+}
+
+// MARK: - [filter]
+
+/// `[filter]`: the attitude estimator.
+public struct FilterSettings: Equatable, Sendable {
+    /// The attitude estimator (DESIGN §5).
+    public enum Method: String, Equatable, Sendable, CaseIterable {
+        /// Gyro + accelerometer quaternion filter with acceleration rejection (x-io Fusion /
+        /// Madgwick family); falls back to `accel` for an accelerometer-only sensor.
+        case fusion
+        /// Complementary filter on the gravity vector.
+        case complementary
+        /// Accelerometer only (low-passed), no gyroscope.
+        case accel
+    }
+
+    /// `method` — default `fusion`.
+    public var method: Method
+    /// `gain` — dimensionless weight of the accelerometer correction against gyro integration
+    /// (the Fusion/Madgwick gain; for `complementary`, the correction rate per second). Default
+    /// 0.5, range 0…10.
+    public var gain: Double
+    /// `lowpass_hz` — cutoff frequency in Hz of the accelerometer low-pass filter; 0 turns it
+    /// off. Default 5, range 0…500.
+    public var lowpassHz: Double
+    /// `accel_rejection_deg` — an accelerometer sample whose direction differs from the estimate
+    /// by more than this many degrees is treated as motion, not gravity, and ignored; 0 turns
+    /// rejection off. Default 10, range 0…90.
+    public var accelRejectionDeg: Double
+
+    /// Creates filter settings; the defaults are the built-in values.
+    public init(method: Method = .fusion, gain: Double = 0.5, lowpassHz: Double = 5,
+                accelRejectionDeg: Double = 10) {
+        self.method = method
+        self.gain = gain
+        self.lowpassHz = lowpassHz
+        self.accelRejectionDeg = accelRejectionDeg
+    }
+
+    /// The built-in `[filter]` values.
+    public static let defaults = FilterSettings()
+}
+
+// MARK: - [tilt]
+
+/// `[tilt]`: tilt → carousel mapping (INTERFACES §1, DESIGN §4).
+public struct TiltSettings: Equatable, Sendable {
+    /// Which tilt angle drives the carousel.
+    public enum Axis: String, Equatable, Sendable, CaseIterable {
+        /// Roll for a horizontal carousel, pitch for a vertical one.
+        case auto
+        /// Roll (rotation about the device y axis; left/right tilt of the screen).
+        case roll
+        /// Pitch (rotation about the device x axis; top edge up/down).
+        case pitch
+    }
+
+    /// How tilt moves the carousel.
+    public enum Mode: String, Equatable, Sendable, CaseIterable {
+        /// Rate control: the tilt angle sets a scrolling speed.
+        case velocity
+        /// A bounded parallax offset that springs back when level.
+        case position
+    }
+
+    /// `enabled` — whether tilt drives the carousel at all. Default `true`.
+    public var enabled: Bool
+    /// `axis` — default `auto`.
+    public var axis: Axis
+    /// `display_rotation` — clockwise rotation of the displayed image relative to the sensor
+    /// frame, in degrees: one of 0, 90, 180, 270. Default 0.
+    public var displayRotation: Int
+    /// `mode` — default `velocity`.
+    public var mode: Mode
+    /// `dead_zone_deg` — tilt in degrees below which nothing moves. Default 3, range 0…89.
+    public var deadZoneDeg: Double
+    /// `max_deg` — tilt in degrees at which the speed (or displacement) is at its maximum; must be
+    /// greater than `dead_zone_deg`. Default 25, range 1…90.
+    public var maxDeg: Double
+    /// `max_items_per_second` — speed at `max_deg` in velocity mode, in items per second.
+    /// Default 3, range 0.01…100.
+    public var maxItemsPerSecond: Double
+    /// `neutral_tracking_s` — time constant in seconds with which the neutral attitude slowly
+    /// follows the held attitude; 0 (default) turns tracking off. Range 0…3600.
+    public var neutralTrackingSeconds: Double
+
+    /// Creates tilt settings; the defaults are the built-in values.
+    public init(enabled: Bool = true, axis: Axis = .auto, displayRotation: Int = 0,
+                mode: Mode = .velocity, deadZoneDeg: Double = 3, maxDeg: Double = 25,
+                maxItemsPerSecond: Double = 3, neutralTrackingSeconds: Double = 0) {
+        self.enabled = enabled
+        self.axis = axis
+        self.displayRotation = displayRotation
+        self.mode = mode
+        self.deadZoneDeg = deadZoneDeg
+        self.maxDeg = maxDeg
+        self.maxItemsPerSecond = maxItemsPerSecond
+        self.neutralTrackingSeconds = neutralTrackingSeconds
+    }
+
+    /// The built-in `[tilt]` values.
+    public static let defaults = TiltSettings()
+}
+
+// MARK: - [carousel]
+
+/// `[carousel]`: the carousel the daemon drives (geometry in points, UIKit semantics, DESIGN §3).
+public struct CarouselSettings: Equatable, Sendable {
+    /// Scroll axis.
+    public enum Axis: String, Equatable, Sendable, CaseIterable {
+        case horizontal
+        case vertical
+    }
+
+    /// Layout direction.
+    public enum Direction: String, Equatable, Sendable, CaseIterable {
+        /// Left to right: higher indices to the right.
+        case ltr
+        /// Right to left: higher indices to the left.
+        case rtl
+    }
+
+    /// Layout style (names as in `carouselctl simulate` scenarios; each style's parameters take
+    /// their INTERFACES §1 defaults).
+    public enum Style: String, Equatable, Sendable, CaseIterable {
+        case linear
+        case zoom
+        case stacked
+        case coverFlow
+        case rotary
+        case cylinder
+    }
+
+    /// Paging policy (INTERFACES §1).
+    public enum Paging: String, Equatable, Sendable, CaseIterable {
+        /// The item nearest the release offset.
+        case nearest
+        /// Project the release with `decelerationRate`, then the nearest item.
+        case momentum
+        /// Exactly one item per fast release (threshold 500 pt/s).
+        case single
+        /// Next item once moved more than 1/8 of a pitch.
+        case distance
+    }
+
+    /// `count` — number of items. Default 12, range 0…1000000.
+    public var count: Int
+    /// `viewport_width` — points. Default 1280, range 1…100000.
+    public var viewportWidth: Double
+    /// `viewport_height` — points. Default 800, range 1…100000.
+    public var viewportHeight: Double
+    /// `item_width` — points. Default 480, range 1…100000.
+    public var itemWidth: Double
+    /// `item_height` — points. Default 640, range 1…100000.
+    public var itemHeight: Double
+    /// `spacing` — gap between items along the axis, points. Default 40, range 0…100000.
+    public var spacing: Double
+    /// `axis` — default `horizontal`.
+    public var axis: Axis
+    /// `direction` — default `ltr`.
+    public var direction: Direction
+    /// `cyclic` — wrap around. Default `false`.
+    public var cyclic: Bool
+    /// `style` — default `linear`.
+    public var style: Style
+    /// `paging` — default `momentum`.
+    public var paging: Paging
+    /// `deceleration_rate` — UIScrollView's rate per millisecond: 0.998 (`normal`, default) or
+    /// 0.99 (`fast`), or any number in 0.5…0.9999.
+    public var decelerationRate: Double
+
+    /// Creates carousel settings; the defaults are the built-in values.
+    public init(count: Int = 12, viewportWidth: Double = 1280, viewportHeight: Double = 800,
+                itemWidth: Double = 480, itemHeight: Double = 640, spacing: Double = 40,
+                axis: Axis = .horizontal, direction: Direction = .ltr, cyclic: Bool = false,
+                style: Style = .linear, paging: Paging = .momentum, decelerationRate: Double = 0.998) {
+        self.count = count
+        self.viewportWidth = viewportWidth
+        self.viewportHeight = viewportHeight
+        self.itemWidth = itemWidth
+        self.itemHeight = itemHeight
+        self.spacing = spacing
+        self.axis = axis
+        self.direction = direction
+        self.cyclic = cyclic
+        self.style = style
+        self.paging = paging
+        self.decelerationRate = decelerationRate
+    }
+
+    /// The built-in `[carousel]` values.
+    public static let defaults = CarouselSettings()
+}
+
+// MARK: - [server]
+
+/// `[server]`: the Unix socket and its clients.
+public struct ServerSettings: Equatable, Sendable {
+    /// `socket` — path of the listening socket (ignored when systemd passes a socket).
+    /// Default `/run/carouseld/carouseld.sock`.
+    public var socketPath: String
+    /// `socket_mode` — permission bits of the socket file, written in octal. Default 0o660.
+    public var socketMode: UInt32
+    /// `socket_group` — group owning the socket file; empty (default) keeps the daemon's group.
+    public var socketGroup: String
+    /// `control_group` — members of this group may send control commands (besides root and the
+    /// daemon's own user); empty (default) means no extra group.
+    public var controlGroup: String
+    /// `max_clients` — simultaneous connections. Default 64, range 1…4096.
+    public var maxClients: Int
+    /// `max_rate_hz` — highest STATE rate per client in Hz (a client may ask for less).
+    /// Default 60, range 1…1000.
+    public var maxRateHz: Double
+
+    /// Creates server settings; the defaults are the built-in values.
+    public init(socketPath: String = "/run/carouseld/carouseld.sock", socketMode: UInt32 = 0o660,
+                socketGroup: String = "", controlGroup: String = "", maxClients: Int = 64,
+                maxRateHz: Double = 60) {
+        self.socketPath = socketPath
+        self.socketMode = socketMode
+        self.socketGroup = socketGroup
+        self.controlGroup = controlGroup
+        self.maxClients = maxClients
+        self.maxRateHz = maxRateHz
+    }
+
+    /// The built-in `[server]` values.
+    public static let defaults = ServerSettings()
+}
+
+// MARK: - [calibration]
+
+/// `[calibration]`: the calibration written by `carouselctl calibrate` (INTERFACES §3).
+public struct CalibrationSettings: Equatable, Sendable {
+    /// `file` — path of the calibration file; a missing file means "uncalibrated". Default
+    /// `/var/lib/carouseld/calibration.conf` (the service's StateDirectory). A relative path is
+    /// resolved against the config file's directory.
+    public var file: String
+
+    /// Creates calibration settings; the defaults are the built-in values.
+    public init(file: String = "/var/lib/carouseld/calibration.conf") {
+        self.file = file
+    }
+
+    /// The built-in `[calibration]` values.
+    public static let defaults = CalibrationSettings()
+}

@@ -1,0 +1,67 @@
+import CarouselProtocol
+
+/// Identifies one connection for the lifetime of the daemon (never reused).
+public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public static func < (a: ClientID, b: ClientID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "client \(rawValue)" }
+}
+
+/// Peer credentials of a connection (SO_PEERCRED).
+public struct PeerCredentials: Equatable, Sendable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+    public init(pid: Int32, uid: UInt32, gid: UInt32) { self.pid = pid; self.uid = uid; self.gid = gid }
+}
+
+/// What the daemon keeps per connection: framing, rights, subscription and the output queue.
+final class ClientSession {
+    let id: ClientID
+    let credentials: PeerCredentials
+    /// Whether control commands are accepted (decided once at connect time from SO_PEERCRED).
+    let mayControl: Bool
+    var framer = LineFramer()
+
+    /// Bytes accepted for sending, from `outputStart` on.
+    var output: [UInt8] = []
+    var outputStart = 0
+    var pendingOutputCount: Int { output.count - outputStart }
+    /// The kernel refused more bytes (EAGAIN): hold STATEs back until the socket drains.
+    var writeBlocked = false
+
+    var watching = false
+    var wantsItems = false
+    /// STATE rate limit in effect for this client, Hz.
+    var maxRateHz: Double
+    var wantsSamples = false
+    /// `seq` of the last STATE sent to this client (0: none).
+    var lastStateSeq: UInt64 = 0
+    /// CLOCK_MONOTONIC ns of the last STATE sent.
+    var lastStateTime: Int64?
+
+    /// The connection ends once its output is written (after `too_long`/`too_many_clients`).
+    var closeAfterFlush = false
+    /// The connection is dropped at once (its output passed the bound).
+    var dropped = false
+
+    init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, maxRateHz: Double) {
+        self.id = id
+        self.credentials = credentials
+        self.mayControl = mayControl
+        self.maxRateHz = maxRateHz
+    }
+
+    /// Marks `count` bytes as written; compacts the queue when it empties.
+    func consume(_ count: Int) {
+        outputStart += min(count, pendingOutputCount)
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 65536)
+            outputStart = 0
+        } else if outputStart > 65536 {
+            output.removeSubrange(0..<outputStart)
+            outputStart = 0
+        }
+    }
+}

@@ -1,0 +1,470 @@
+import CarouselEngine
+import CarouselProtocol
+import IIOSensors
+import MotionFusion
+
+/// The daemon's decisions, free of sockets and clocks (swift-nio's "pure core, thin shell"):
+/// clients, request handling, authorisation results, the STATE publishing rule of INTERFACES §2,
+/// and the carousel pipeline (samples → tilt → engine). The epoll shell (`Daemon`) feeds it
+/// events with the CLOCK_MONOTONIC time `now` in nanoseconds, writes `pendingOutput(for:)` to the
+/// sockets, and arms its frame timer for `nextDeadline`. Tests drive it with a scripted clock.
+public final class DaemonCore {
+    /// Server limits and rates.
+    public struct Limits: Sendable {
+        /// Simultaneous connections (`[server] max_clients`).
+        public var maxClients: Int
+        /// Highest STATE rate per client and the frame rate while moving, Hz (`[server] max_rate_hz`).
+        public var maxRateHz: Double
+        /// Per-client output bound in bytes; a client over it is dropped (INTERFACES §2: 256 KiB).
+        public var outputLimit: Int
+        /// Read samples even with nobody watching (`[sensor] always_on`).
+        public var alwaysOn: Bool
+        public init(maxClients: Int = 64, maxRateHz: Double = 60, outputLimit: Int = 256 * 1024, alwaysOn: Bool = false) {
+            self.maxClients = maxClients
+            self.maxRateHz = maxRateHz
+            self.outputLimit = outputLimit
+            self.alwaysOn = alwaysOn
+        }
+    }
+
+    /// Below these a change is not a change (INTERFACES §2): 0.01 point of offset, 0.1° of tilt.
+    public static let offsetThreshold = 0.01
+    public static let tiltThresholdDegrees = 0.1
+    /// How long a connection being closed may take to send EOF before it is closed anyway, ns.
+    public static let lingerNanoseconds: Int64 = 2_000_000_000
+
+    public var limits: Limits
+    public private(set) var engine: CarouselEngine
+    public var tiltPipeline: TiltPipeline?
+    /// Answers `reload`: nil on success, else why the running configuration was kept.
+    public var reloadHandler: () -> String? = { "reload is not supported" }
+    /// Answers `sensors`: the JSON array of INTERFACES §6.
+    public var sensorsProvider: () -> String = { "[]" }
+    /// `STATUS` fields the shell knows.
+    public var configPath: String?
+    public var calibration = WireCalibration(file: nil, applied: false)
+    public var sampleRateHz: Double?
+
+    public private(set) var sensorStatus: SensorStatus
+    public private(set) var sensorName: String?
+    public private(set) var sensorMessage: String?
+    public private(set) var tilt: TiltReading?
+
+    private let startNanoseconds: Int64
+    private var sessions: [ClientID: ClientSession] = [:]
+    private var order: [ClientID] = []
+    private var lingering: [ClientID: Int64] = [:]
+
+    private var seq: UInt64 = 0
+    private var published: Published?
+    private var forceChange = true
+    private var lastFrame: Int64
+
+    /// The last published snapshot and its lines, encoded once and shared by every watcher.
+    private struct Published {
+        var state: CarouselState
+        var tilt: TiltReading?
+        var tiltEnabled: Bool
+        var sensor: SensorStatus
+        var time: Int64
+        var line: [UInt8]?
+        var lineWithItems: [UInt8]?
+    }
+
+    /// - Parameters:
+    ///   - engine: the carousel, whose time base is seconds since `now`.
+    ///   - now: CLOCK_MONOTONIC ns at start (the engine's time 0 and `uptime_s` 0).
+    public init(engine: CarouselEngine, tiltPipeline: TiltPipeline?, limits: Limits, sensorStatus: SensorStatus,
+                now: Int64) {
+        self.engine = engine
+        self.tiltPipeline = tiltPipeline
+        self.limits = limits
+        self.sensorStatus = sensorStatus
+        self.startNanoseconds = now
+        self.lastFrame = now
+    }
+
+    // MARK: - Queries for the shell
+
+    /// Engine time in seconds for a CLOCK_MONOTONIC time.
+    public func seconds(_ now: Int64) -> Double { Double(now - startNanoseconds) * 1e-9 }
+
+    /// Number of connected clients.
+    public var clientCount: Int { sessions.count }
+    /// Number of clients watching.
+    public var watcherCount: Int { sessions.values.reduce(0) { $0 + ($1.watching ? 1 : 0) } }
+    /// Whether the sensor must be read: someone watches or wants samples, or `always_on`.
+    public var needsSamples: Bool {
+        limits.alwaysOn || sessions.values.contains { ($0.watching || $0.wantsSamples) && !$0.dropped }
+    }
+
+    /// Bytes waiting to be written to `id` (empty when none).
+    public func pendingOutput(for id: ClientID) -> ArraySlice<UInt8> {
+        guard let s = sessions[id] else { return [] }
+        return s.output[s.outputStart...]
+    }
+
+    /// Whether `id` must be closed now (dropped, or done after a final error), without more reads.
+    public func shouldClose(_ id: ClientID) -> Bool {
+        guard let s = sessions[id] else { return true }
+        return s.dropped
+    }
+
+    /// Whether `id`'s connection is to be shut down for writing once its output is flushed.
+    public func isClosing(_ id: ClientID) -> Bool { sessions[id]?.closeAfterFlush ?? false }
+
+    /// Clients still connected, in connection order.
+    public var clientIDs: [ClientID] { order }
+
+    /// When the shell must call `tick(now:)` next (CLOCK_MONOTONIC ns), nil when nothing is due
+    /// (an idle carousel with every watcher up to date: no wake-ups).
+    public var nextDeadline: Int64? {
+        var deadline: Int64?
+        func consider(_ t: Int64) { deadline = min(deadline ?? t, t) }
+        if isMoving { consider(lastFrame + frameInterval(limits.maxRateHz)) }
+        for s in sessions.values where s.watching && !s.writeBlocked && !s.dropped && s.lastStateSeq < seq {
+            consider((s.lastStateTime ?? Int64.min / 2) + frameInterval(s.maxRateHz))
+        }
+        for (_, t) in lingering { consider(t) }
+        return deadline
+    }
+
+    /// Connections past their linger time, to be closed by the shell.
+    public func expiredLingering(now: Int64) -> [ClientID] {
+        lingering.filter { $0.value <= now }.map(\.key).sorted()
+    }
+
+    // MARK: - Connections
+
+    /// A client connected. Sends the VERSION greeting, or `too_many_clients` and marks the
+    /// connection for closing when `max_clients` are already connected.
+    /// - Returns: false when the connection is refused (it still gets its ERROR line).
+    @discardableResult
+    public func clientConnected(_ id: ClientID, credentials: PeerCredentials, mayControl: Bool, now: Int64) -> Bool {
+        let session = ClientSession(id: id, credentials: credentials, mayControl: mayControl,
+                                    maxRateHz: limits.maxRateHz)
+        let accepted = sessions.count < limits.maxClients
+        sessions[id] = session
+        order.append(id)
+        if accepted {
+            send(.version(release: carouseldRelease), to: session)
+        } else {
+            send(.error(ProtocolError(.tooManyClients, "the server already has \(limits.maxClients) clients (max_clients)")),
+                 to: session)
+            closeAfterOutput(session, now: now)
+        }
+        return accepted
+    }
+
+    /// The connection is gone (EOF, error, or closed by the shell).
+    public func clientDisconnected(_ id: ClientID) {
+        sessions[id] = nil
+        lingering[id] = nil
+        order.removeAll { $0 == id }
+    }
+
+    /// The shell wrote `count` bytes of `pendingOutput(for:)`; `blocked` when the kernel took
+    /// no more (EAGAIN). When the queue drains, a STATE held back for this client goes out.
+    public func wrote(_ count: Int, to id: ClientID, blocked: Bool, now: Int64) {
+        guard let s = sessions[id] else { return }
+        s.consume(count)
+        s.writeBlocked = blocked && s.pendingOutputCount > 0
+        if !s.writeBlocked, s.watching, s.lastStateSeq < seq, published != nil {
+            // A slow client receives only the newest STATE when it drains (INTERFACES §2).
+            deliverState(to: s, now: now, force: false)
+        }
+    }
+
+    /// Bytes read from `id`: each complete line is one request.
+    public func received<C: Collection<UInt8>>(_ bytes: C, from id: ClientID, now: Int64) {
+        guard let s = sessions[id], !s.dropped else { return }
+        if s.closeAfterFlush { return } // discard what a closing client still sends
+        s.framer.append(bytes)
+        while !s.closeAfterFlush, !s.dropped {
+            let line: ArraySlice<UInt8>?
+            do {
+                line = try s.framer.nextLine()
+            } catch {
+                send(.error(ProtocolError(.tooLong, "request line longer than \(error.limit) bytes; closing")), to: s)
+                closeAfterOutput(s, now: now)
+                return
+            }
+            guard let line else { break }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue } // blank lines are ignored
+            handle(line: line, from: s, now: now)
+        }
+    }
+
+    // MARK: - Sensor and time
+
+    /// A batch of samples read from the sensor at `now`.
+    public func samplesArrived(_ samples: [IMUSample], now: Int64) {
+        guard !samples.isEmpty else { return }
+        let sampleClients = sessions.values.filter { $0.wantsSamples && !$0.dropped }
+        if !sampleClients.isEmpty {
+            for sample in samples {
+                let line = ServerMessage.sample(
+                    timeNanoseconds: sample.timestampNanoseconds,
+                    accel: [sample.accel.x, sample.accel.y, sample.accel.z],
+                    gyro: sample.gyro.map { [$0.x, $0.y, $0.z] }).encodedLine()
+                for s in sampleClients { append(line, to: s) }
+            }
+        }
+        if let pipeline = tiltPipeline {
+            var latest: TiltReading?
+            for sample in samples { if let r = pipeline.process(sample) { latest = r } }
+            if let latest {
+                tilt = latest
+                engine.tilt(rollDegrees: latest.driveDegrees, at: seconds(now))
+            }
+        }
+        publish(now: now)
+    }
+
+    /// The sensor's status changed: SENSOR to watchers, and the STATE `sensor` field follows.
+    public func sensorChanged(status: SensorStatus, name: String?, message: String?, now: Int64) {
+        guard status != sensorStatus || name != sensorName || message != sensorMessage else { return }
+        sensorStatus = status
+        sensorName = name
+        sensorMessage = message
+        if status != .ok && status != .replay { tilt = nil }
+        let line = ServerMessage.sensor(status: status.rawValue, name: name, message: message).encodedLine()
+        for s in watchers() { append(line, to: s) }
+        publish(now: now)
+    }
+
+    /// The frame timer fired (or any wake-up): advance the engine and publish what is due.
+    public func tick(now: Int64) {
+        for id in expiredLingering(now: now) { sessions[id]?.dropped = true }
+        publish(now: now)
+    }
+
+    /// Replaces the engine configuration after a reload (keeps the position, see
+    /// `CarouselEngine.reconfigure`).
+    public func reconfigure(_ configuration: CarouselConfiguration, now: Int64) {
+        engine.reconfigure(configuration, at: seconds(now))
+        forceChange = true
+        publish(now: now)
+    }
+
+    // MARK: - Requests
+
+    private func handle(line: ArraySlice<UInt8>, from s: ClientSession, now: Int64) {
+        let request: Request
+        do {
+            request = try RequestDecoder.decode(line: line)
+        } catch {
+            send(.error(error), to: s)
+            return
+        }
+        if request.requiresControl && !s.mayControl {
+            send(.error(ProtocolError(.notAllowed,
+                "'\(request.cmd)' needs control rights (uid 0, the daemon's user or control_group); uid \(s.credentials.uid) has none",
+                cmd: request.cmd)), to: s)
+            return
+        }
+        let t = seconds(now)
+        switch request {
+        case let .watch(w):
+            s.watching = false
+            publish(now: now)
+            s.watching = w.enable
+            s.wantsItems = w.items
+            s.maxRateHz = min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz)
+            send(.watch(enable: w.enable, items: w.items, maxRateHz: s.maxRateHz), to: s)
+            if w.enable { deliverState(to: s, now: now, force: true) }
+            return
+        case .poll:
+            publish(now: now)
+            deliverState(to: s, now: now, force: true)
+            return
+        case .status:
+            send(.status(release: carouseldRelease, uptimeSeconds: seconds(now), sensor: sensorStatus.rawValue,
+                         sampleRateHz: sampleRateHz, clients: sessions.count, watchers: watcherCount,
+                         configPath: configPath, calibration: calibration), to: s)
+            return
+        case .sensors:
+            send(.sensors(json: sensorsProvider()), to: s)
+            return
+        case let .samples(enable):
+            s.wantsSamples = enable
+        case let .scrollTo(index, animated):
+            let count = engine.state.count
+            guard index < count else {
+                send(.error(ProtocolError(.badField, "field 'index': \(index) is out of range 0..<\(count)", cmd: request.cmd)), to: s)
+                return
+            }
+            engine.scrollTo(index: index, animated: animated, at: t)
+        case let .drag(phase, location, velocity):
+            switch phase {
+            case .began: engine.dragBegan(location: location, at: t)
+            case .moved: engine.dragMoved(location: location, at: t)
+            case .ended: engine.dragEnded(location: location, velocity: velocity, at: t)
+            }
+        case let .tap(location, cross):
+            engine.tap(location: location, cross: cross, at: t)
+        case let .outerScroll(y):
+            engine.outerScroll(y: y, at: t)
+        case let .outerScrollEnded(y):
+            if let y { engine.outerScroll(y: y, at: t) }
+            engine.outerScrollEnded(at: t)
+        case let .setCount(count):
+            engine.setCount(count, at: t)
+            forceChange = true
+        case let .setGeometry(g):
+            engine.resize(viewport: CarouselSize(width: g.viewport.width, height: g.viewport.height),
+                          item: CarouselSize(width: g.item.width, height: g.item.height), spacing: g.spacing,
+                          axis: g.axis.flatMap(ScrollAxis.init(rawValue:)),
+                          direction: g.direction.flatMap(LayoutDirection.init(rawValue:)), at: t)
+            forceChange = true
+        case let .setTilt(settings):
+            engine.setTilt(enabled: settings.enabled, mode: settings.mode.flatMap(TiltMode.init(rawValue:)),
+                           deadZoneDegrees: settings.deadZoneDeg, maxDegrees: settings.maxDeg,
+                           maxItemsPerSecond: settings.maxItemsPerSecond, at: t)
+            forceChange = true
+        case .recenterTilt:
+            guard let pipeline = tiltPipeline, pipeline.recenter() else {
+                send(.error(ProtocolError(.unavailable, "no tilt estimate yet (the sensor delivers no samples)", cmd: request.cmd)), to: s)
+                return
+            }
+            tilt = tilt.map { _ in TiltReading(rollDegrees: 0, pitchDegrees: 0, driveDegrees: 0) }
+            engine.tilt(rollDegrees: 0, at: t)
+        case .reload:
+            if let problem = reloadHandler() {
+                send(.error(ProtocolError(.unavailable, "reload failed, keeping the running configuration: \(problem)", cmd: request.cmd)), to: s)
+                return
+            }
+        }
+        send(.ack(cmd: request.cmd), to: s)
+        publish(now: now)
+    }
+
+    // MARK: - Publishing
+
+    private var isMoving: Bool {
+        switch engine.phase {
+        case .idle, .dragging, .outer_scrolling: return false
+        case .decelerating, .snapping, .animating, .tilting: return true
+        }
+    }
+
+    private func frameInterval(_ rateHz: Double) -> Int64 {
+        Int64((1e9 / max(rateHz, 1e-3)).rounded())
+    }
+
+    private func watchers() -> [ClientSession] {
+        order.compactMap { sessions[$0] }.filter { $0.watching && !$0.dropped && !$0.closeAfterFlush }
+    }
+
+    /// Advances the engine to `now`, publishes a new snapshot if it changed, sends what is due,
+    /// and INDEX for every rest on a different item.
+    private func publish(now: Int64) {
+        engine.advance(to: seconds(now))
+        lastFrame = now
+        let events = engine.takeEvents()
+        let state = engine.state
+        let tiltEnabled = engine.tiltSettings.enabled
+        if forceChange || changed(state: state, tiltEnabled: tiltEnabled) {
+            seq += 1
+            published = Published(state: state, tilt: tilt, tiltEnabled: tiltEnabled, sensor: sensorStatus,
+                                  time: now, line: nil, lineWithItems: nil)
+            forceChange = false
+            // Items belong to this instant: encode them now, not when a slow client drains.
+            if var p = published, watchers().contains(where: { $0.wantsItems }) {
+                p.lineWithItems = encode(p, items: true)
+                published = p
+            }
+        }
+        for s in watchers() where s.lastStateSeq < seq && !s.writeBlocked {
+            deliverState(to: s, now: now, force: false)
+        }
+        for event in events {
+            if case let .cameToRest(index?, previous) = event {
+                let line = ServerMessage.index(index: index, previous: previous).encodedLine()
+                for s in watchers() { append(line, to: s) }
+            }
+        }
+    }
+
+    private func changed(state: CarouselState, tiltEnabled: Bool) -> Bool {
+        guard let p = published else { return true }
+        if state.index != p.state.index || state.phase != p.state.phase || state.count != p.state.count
+            || sensorStatus != p.sensor || tiltEnabled != p.tiltEnabled { return true }
+        if abs(state.offset - p.state.offset) >= Self.offsetThreshold { return true }
+        switch (tilt, p.tilt) {
+        case (nil, nil): return false
+        case let (a?, b?):
+            return abs(a.rollDegrees - b.rollDegrees) >= Self.tiltThresholdDegrees
+                || abs(a.pitchDegrees - b.pitchDegrees) >= Self.tiltThresholdDegrees
+        default: return true
+        }
+    }
+
+    /// Sends the current snapshot to `s` if its rate allows (or `force`).
+    private func deliverState(to s: ClientSession, now: Int64, force: Bool) {
+        guard var p = published else { return }
+        if !force, let last = s.lastStateTime, now - last < frameInterval(s.maxRateHz) { return }
+        let line: [UInt8]
+        if s.wantsItems {
+            if p.lineWithItems == nil { p.lineWithItems = encode(p, items: true) }
+            line = p.lineWithItems ?? []
+        } else {
+            if p.line == nil { p.line = encode(p, items: false) }
+            line = p.line ?? []
+        }
+        published = p
+        s.lastStateSeq = seq
+        s.lastStateTime = now
+        append(line, to: s)
+    }
+
+    private func encode(_ p: Published, items: Bool) -> [UInt8] {
+        let reading = p.tilt
+        let message = StateMessage(
+            seq: seq, timeNanoseconds: p.time, index: p.state.index, position: p.state.position,
+            offset: p.state.offset, velocity: p.state.velocity, phase: p.state.phase.rawValue, count: p.state.count,
+            tilt: WireTilt(rollDeg: reading?.rollDegrees ?? 0, pitchDeg: reading?.pitchDegrees ?? 0, enabled: p.tiltEnabled),
+            sensor: p.sensor.rawValue)
+        guard items else { return message.encodedLine() }
+        // Items are computed for the engine's current time, which is the snapshot's time: a
+        // snapshot is always published right after `advance(to:)`.
+        let wire = engine.visibleItems().map(WireItem.init(_:))
+        return message.encodedLine(itemsJSON: WireItem.encodeArray(wire))
+    }
+
+    // MARK: - Output
+
+    private func send(_ message: ServerMessage, to s: ClientSession) {
+        append(message.encodedLine(), to: s)
+    }
+
+    private func append(_ line: [UInt8], to s: ClientSession) {
+        guard !s.dropped else { return }
+        if s.pendingOutputCount + line.count > limits.outputLimit {
+            // A client that stops reading is disconnected once its buffer passes the bound.
+            s.dropped = true
+            s.output = []
+            s.outputStart = 0
+            return
+        }
+        s.output.append(contentsOf: line)
+    }
+
+    private func closeAfterOutput(_ s: ClientSession, now: Int64) {
+        s.closeAfterFlush = true
+        s.watching = false
+        s.wantsSamples = false
+        lingering[s.id] = now + Self.lingerNanoseconds
+    }
+}
+
+extension WireItem {
+    /// The wire form of the engine's item attributes (INTERFACES §1 item object).
+    init(_ a: ItemAttributes) {
+        let m = a.transform
+        self.init(index: a.index, instance: a.instance, center: (a.center.x, a.center.y),
+                  size: (a.size.width, a.size.height), scale: (a.scaleX, a.scaleY), alpha: a.alpha, zIndex: a.zIndex,
+                  transform: [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
+                              m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44])
+    }
+}

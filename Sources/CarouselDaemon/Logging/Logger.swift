@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Severity of a log line, with the syslog/sd-daemon priority numbers journald reads from a
+/// `<N>` prefix (`sd-daemon.h`: `SD_ERR` 3 … `SD_DEBUG` 7).
+public enum LogLevel: Int32, Sendable, CaseIterable, Comparable {
+    case error = 3
+    case warning = 4
+    case notice = 5
+    case info = 6
+    case debug = 7
+
+    /// The word used in human-readable output (`--foreground`).
+    public var name: String {
+        switch self {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .notice: return "notice"
+        case .info: return "info"
+        case .debug: return "debug"
+        }
+    }
+
+    /// More severe levels compare smaller, as their priority numbers do.
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A small logger: one line per event on standard error.
+///
+/// In `.journal` format each line starts with the sd-daemon priority prefix (`<3>` … `<7>`), which
+/// journald turns into the entry's priority when the service's stderr goes to the journal
+/// (systemd's default). `.plain` writes `carouseld: warning: ...` for a terminal. Messages are
+/// kept to one line (embedded newlines become `\n`) so the journal never splits an event.
+public struct Logger: Sendable {
+    /// How a line is laid out.
+    public enum Format: Sendable, Equatable {
+        /// `<4>message` — for journald (sd-daemon.h prefixes).
+        case journal
+        /// `carouseld: warning: message` — for a terminal.
+        case plain
+    }
+
+    /// Lines less severe than this are dropped (`.info` by default, `.debug` with `-v`).
+    public var threshold: LogLevel
+    /// The line layout.
+    public var format: Format
+    private let sink: @Sendable (String) -> Void
+
+    /// A logger writing to `sink` (one call per complete line, newline included).
+    public init(threshold: LogLevel = .info, format: Format = .journal, sink: @escaping @Sendable (String) -> Void) {
+        self.threshold = threshold
+        self.format = format
+        self.sink = sink
+    }
+
+    /// A logger writing to standard error with `write(2)` (the C `stderr` global is not usable
+    /// from Swift 6, and `write` on a pipe of up to PIPE_BUF bytes is atomic, so lines from
+    /// several processes in one journal stream do not interleave).
+    public static func standardError(threshold: LogLevel = .info, format: Format = .journal) -> Logger {
+        Logger(threshold: threshold, format: format, sink: { writeWholeLine(STDERR_FILENO, $0) })
+    }
+
+    /// Whether a message at `level` would be written (to skip building expensive messages).
+    public func isEnabled(_ level: LogLevel) -> Bool { level <= threshold }
+
+    /// Writes `message` at `level` if the threshold lets it through.
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard isEnabled(level) else { return }
+        sink(formatLine(level, message()))
+    }
+
+    /// The exact line written for `message` at `level`, newline included.
+    public func formatLine(_ level: LogLevel, _ message: String) -> String {
+        var text = ""
+        text.reserveCapacity(message.utf8.count + 16)
+        for character in message.unicodeScalars {
+            switch character {
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            default: text.unicodeScalars.append(character)
+            }
+        }
+        switch format {
+        case .journal: return "<\(level.rawValue)>\(text)\n"
+        case .plain: return "carouseld: \(level.name): \(text)\n"
+        }
+    }
+
+    /// Logs at `.error`: the daemon cannot do what it was asked.
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    /// Logs at `.warning`: something is wrong but the daemon carries on.
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    /// Logs at `.notice`: a normal but significant event (start, stop, reload, sensor plugged).
+    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    /// Logs at `.info`.
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    /// Logs at `.debug` (only with `-v`).
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+}
+
+extension CarouseldCommandLine {
+    /// Writes all of `text` to the file descriptor `fd` (stdout or stderr) with `write(2)`.
+    public static func write(_ text: String, to fd: Int32) { writeWholeLine(fd, text) }
+}
+
+/// Writes all of `text` to `fd`, retrying on `EINTR` and partial writes; gives up silently on
+/// any other error (there is nowhere left to report a failing stderr).
+private func writeWholeLine(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)
+    guard !bytes.isEmpty else { return }
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return write(fd, base + offset, buffer.count - offset)
+        }
+        if n == 0 { return }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        offset += n
+    }
+}

@@ -1,0 +1,453 @@
+import CarouselEngine
+import CarouselProtocol
+import CLinux
+import IIOSensors
+import MotionFusion
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The thin epoll shell around `DaemonCore`: it owns every descriptor (listening socket,
+/// clients, sensor, frame timerfd, watchdog timerfd, signalfd), turns readiness into core events
+/// with the CLOCK_MONOTONIC time, writes the core's output, and sleeps in `epoll_wait` with no
+/// timeout when nothing is due (the watchdog ping is the only periodic wake-up when idle).
+final class DaemonRuntime {
+    private enum Token {
+        static let listener: UInt64 = 1
+        static let signals: UInt64 = 2
+        static let frameTimer: UInt64 = 3
+        static let watchdog: UInt64 = 4
+        static let sensor: UInt64 = 5
+        static let clientBase: UInt64 = 1 << 32
+    }
+
+    private let options: DaemonOptions
+    private var configuration: DaemonConfiguration
+    private let log: Logger
+    private let epoll: Epoll
+    private let core: DaemonCore
+    private var policy: ControlPolicy
+
+    private var listenFD: Int32 = -1
+    /// The socket path we bound (and remove at exit); nil when systemd passed the socket.
+    private var ownedSocketPath: String?
+    private var signalFD: Int32 = -1
+    private var frameTimerFD: Int32 = -1
+    private var armedDeadline: Int64?
+    private var watchdogFD: Int32 = -1
+
+    private var source: SensorSource
+    private var sourceStarted = false
+    private var registeredSensorFD: Int32?
+    private var sampleBuffer: [IMUSample] = []
+
+    private var clients: [ClientID: Int32] = [:]
+    private var writeInterest: Set<ClientID> = []
+    private var shutDownForWriting: Set<ClientID> = []
+    private var nextClient = 1
+    private var readBuffer = [UInt8](repeating: 0, count: 65536)
+    private var running = true
+
+    init(options: DaemonOptions) throws(SystemError) {
+        self.options = options
+        self.configuration = options.configuration
+        self.log = options.logger
+        self.epoll = try Epoll()
+        let now = clinux_monotonic_ns()
+        let c = options.configuration
+        let engine = CarouselEngine(configuration: EngineSetup.carouselConfiguration(c), time: 0)
+        let log = options.logger
+        self.source = SensorFactory.make(c.sensor, log: { line in log.log(.info, line) })
+        self.core = DaemonCore(
+            engine: engine,
+            tiltPipeline: DaemonRuntime.makePipeline(c),
+            limits: DaemonRuntime.limits(c), sensorStatus: source.status, now: now)
+        self.policy = ControlPolicy(daemonUID: UInt32(geteuid()),
+                                    controlGID: c.server.controlGroup.isEmpty ? nil : UnixListener.groupID(c.server.controlGroup))
+        core.configPath = options.configurationPath
+        core.calibration = WireCalibration(file: c.calibration.file.isEmpty ? nil : c.calibration.file, applied: false)
+        core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
+        core.reloadHandler = { [unowned self] in self.reload() }
+        core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
+    }
+
+    static func limits(_ c: DaemonConfiguration) -> DaemonCore.Limits {
+        DaemonCore.Limits(maxClients: c.server.maxClients, maxRateHz: c.server.maxRateHz, alwaysOn: c.sensor.alwaysOn)
+    }
+
+    static func makePipeline(_ c: DaemonConfiguration) -> TiltPipeline {
+        // TODO(calibration): apply the calibration file once its reader lands (INTERFACES §3).
+        MotionTiltPipeline(calibration: .identity, estimator: EngineSetup.estimatorConfiguration(c),
+                           mapper: EngineSetup.tiltMapper(c, calibration: .identity))
+    }
+
+    static func sensorsJSON(uri: String) -> String {
+        guard let inventory = try? SensorDiscovery.inventory(uri: uri.isEmpty ? nil : uri) else { return "[]" }
+        return SensorInfo.jsonArray(inventory.sensors)
+    }
+
+    // MARK: - Start and stop
+
+    /// Sets up signals, timers and the listening socket.
+    func start() -> ExitStatus {
+        signal(SIGPIPE, SIG_IGN)
+        let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+        signalFD = signals.withUnsafeBufferPointer { clinux_signalfd_for($0.baseAddress, Int32($0.count)) }
+        frameTimerFD = clinux_timerfd_create()
+        guard signalFD >= 0, frameTimerFD >= 0 else {
+            log.error("signalfd/timerfd: errno \(clinux_errno())")
+            return .software
+        }
+        do {
+            try epoll.add(signalFD, events: Epoll.readable, token: Token.signals)
+            try epoll.add(frameTimerFD, events: Epoll.readable, token: Token.frameTimer)
+        } catch {
+            log.error(error.description)
+            return .software
+        }
+        if let status = openListener() { return status }
+        if let interval = Watchdog.pingIntervalNanoseconds(), interval > 0 {
+            watchdogFD = clinux_timerfd_create()
+            if watchdogFD >= 0 {
+                _ = clinux_timerfd_set(watchdogFD, Int64(interval), Int64(interval))
+                try? epoll.add(watchdogFD, events: Epoll.readable, token: Token.watchdog)
+            }
+        }
+        updateSensor(now: clinux_monotonic_ns())
+        let socket = ownedSocketPath ?? "the socket passed by systemd"
+        log.notice("carouseld \(carouseldRelease) listening on \(socket); sensor \(source.name): \(source.status.rawValue)")
+        _ = options.notifier.ready(status: "Listening on \(socket); sensor \(source.status.rawValue)")
+        return .ok
+    }
+
+    private func openListener() -> ExitStatus? {
+        do {
+            if let fd = try SocketActivation.takeListeningSocket() {
+                listenFD = fd
+                let flags = fcntl(fd, F_GETFL)
+                _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            }
+        } catch {
+            log.error("socket activation: \(error.description)")
+            return .configuration
+        }
+        if listenFD < 0 {
+            let server = configuration.server
+            var gid: UInt32?
+            if !server.socketGroup.isEmpty {
+                guard let g = UnixListener.groupID(server.socketGroup) else {
+                    log.error("[server] socket_group: no group named '\(server.socketGroup)'")
+                    return .configuration
+                }
+                gid = g
+            }
+            do {
+                listenFD = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid)
+                ownedSocketPath = server.socketPath
+            } catch {
+                log.error("cannot listen: \(error.description)")
+                switch error {
+                case .alreadyServed: return .unavailable
+                case .notASocket, .pathTooLong: return .configuration
+                case let .system(e): return e.errno == EACCES || e.errno == EPERM ? .noPermission : .ioError
+                }
+            }
+        }
+        do {
+            try epoll.add(listenFD, events: Epoll.readable, token: Token.listener)
+        } catch {
+            log.error(error.description)
+            return .software
+        }
+        return nil
+    }
+
+    /// Closes everything; removes the socket file if we created it.
+    func shutdown() {
+        _ = options.notifier.stopping(status: "Stopping")
+        for (_, fd) in clients { close(fd) }
+        clients.removeAll()
+        if sourceStarted { source.stop() }
+        if listenFD >= 0 { close(listenFD) }
+        if let path = ownedSocketPath { unlink(path) }
+        for fd in [signalFD, frameTimerFD, watchdogFD] where fd >= 0 { close(fd) }
+        log.notice("stopped")
+    }
+
+    // MARK: - The loop
+
+    func run() -> ExitStatus {
+        while running {
+            let events: [(token: UInt64, events: UInt32)]
+            do {
+                events = try epoll.wait(timeoutMilliseconds: -1)
+            } catch {
+                log.error(error.description)
+                return .software
+            }
+            for event in events {
+                let now = clinux_monotonic_ns()
+                switch event.token {
+                case Token.listener: acceptClients(now: now)
+                case Token.signals: handleSignals(now: now)
+                case Token.frameTimer:
+                    _ = clinux_timerfd_read(frameTimerFD)
+                    armedDeadline = nil
+                    core.tick(now: now)
+                case Token.watchdog:
+                    _ = clinux_timerfd_read(watchdogFD)
+                    _ = options.notifier.watchdog()
+                case Token.sensor: readSensor(now: now)
+                default:
+                    if event.token >= Token.clientBase {
+                        clientEvent(ClientID(Int(event.token - Token.clientBase)), events: event.events, now: now)
+                    }
+                }
+            }
+            let now = clinux_monotonic_ns()
+            flushClients(now: now)
+            updateSensor(now: now)
+            flushClients(now: now)
+            armFrameTimer(now: now)
+        }
+        return .ok
+    }
+
+    private func handleSignals(now: Int64) {
+        while true {
+            let signo = clinux_signalfd_read(signalFD)
+            if signo <= 0 { return }
+            switch signo {
+            case SIGTERM, SIGINT:
+                log.notice("received signal \(signo), exiting")
+                running = false
+            case SIGHUP:
+                if let problem = reload() {
+                    log.error("reload failed, keeping the running configuration: \(problem)")
+                }
+            default: break
+            }
+        }
+    }
+
+    // MARK: - Reload
+
+    /// Loads the configuration again and applies it; returns why not, keeping the old one.
+    private func reload() -> String? {
+        _ = options.notifier.reloading()
+        defer { _ = options.notifier.ready(status: "Reloaded") }
+        let new: DaemonConfiguration
+        do {
+            new = try options.reloadConfiguration()
+        } catch {
+            return error.description
+        }
+        let now = clinux_monotonic_ns()
+        let old = configuration
+        configuration = new
+        if new.server.socketPath != old.server.socketPath || new.server.socketMode != old.server.socketMode
+            || new.server.socketGroup != old.server.socketGroup {
+            log.warning("[server] socket settings change only on restart")
+        }
+        policy.controlGID = new.server.controlGroup.isEmpty ? nil : UnixListener.groupID(new.server.controlGroup)
+        core.limits = Self.limits(new)
+        core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: new.sensor.uri) }
+        core.calibration = WireCalibration(file: new.calibration.file.isEmpty ? nil : new.calibration.file, applied: false)
+        if new.carousel != old.carousel || new.tilt != old.tilt {
+            core.reconfigure(EngineSetup.carouselConfiguration(new), now: now)
+        }
+        if new.filter != old.filter || new.tilt != old.tilt || new.carousel.axis != old.carousel.axis {
+            core.tiltPipeline = Self.makePipeline(new)
+        }
+        if new.sensor != old.sensor {
+            stopSensor()
+            source = SensorFactory.make(new.sensor, log: { [log] line in log.log(.info, line) })
+            core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
+        }
+        log.notice("configuration reloaded from \(options.configurationPath ?? "built-in defaults")")
+        return nil
+    }
+
+    // MARK: - Sensor
+
+    private func updateSensor(now: Int64) {
+        let wanted = core.needsSamples
+        if wanted && !sourceStarted {
+            do {
+                try source.start()
+                sourceStarted = true
+            } catch {
+                log.error("sensor \(source.name): \(error.description)")
+                reportSensor(now: now, fallback: .error, message: error.description)
+                return
+            }
+        } else if !wanted && sourceStarted {
+            stopSensor()
+        }
+        syncSensorDescriptor()
+        reportSensor(now: now)
+    }
+
+    private func stopSensor() {
+        if let fd = registeredSensorFD { epoll.remove(fd) }
+        registeredSensorFD = nil
+        source.stop()
+        sourceStarted = false
+    }
+
+    private func syncSensorDescriptor() {
+        let fd = sourceStarted ? source.pollDescriptor : nil
+        guard fd != registeredSensorFD else { return }
+        if let old = registeredSensorFD { epoll.remove(old) }
+        registeredSensorFD = nil
+        if let fd {
+            do {
+                try epoll.add(fd, events: Epoll.readable, token: Token.sensor)
+                registeredSensorFD = fd
+            } catch {
+                log.error("sensor \(source.name): \(error.description)")
+            }
+        }
+    }
+
+    private func reportSensor(now: Int64, fallback: SensorStatus? = nil, message: String? = nil) {
+        let status = fallback ?? source.status
+        core.sampleRateHz = source.sampleRateHz
+        core.sensorChanged(status: status, name: source.name, message: message ?? source.statusMessage, now: now)
+    }
+
+    private func readSensor(now: Int64) {
+        guard sourceStarted else { return }
+        sampleBuffer.removeAll(keepingCapacity: true)
+        do {
+            try source.readAvailable(into: &sampleBuffer)
+        } catch {
+            log.warning("sensor \(source.name): \(error.description)")
+        }
+        if !sampleBuffer.isEmpty { core.samplesArrived(sampleBuffer, now: now) }
+        syncSensorDescriptor()
+        reportSensor(now: now)
+    }
+
+    // MARK: - Clients
+
+    private func acceptClients(now: Int64) {
+        while true {
+            var peer = sockaddr_un()
+            var peerLength = socklen_t(MemoryLayout<sockaddr_un>.size)
+            let fd = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept4(listenFD, __SOCKADDR_ARG(__sockaddr__: $0), &peerLength, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+                }
+            }
+            if fd < 0 {
+                let e = clinux_errno()
+                if e == EINTR || e == ECONNABORTED { continue }
+                if e != EAGAIN && e != EWOULDBLOCK { log.warning("accept: errno \(e)") }
+                return
+            }
+            var pid: pid_t = 0, uid: uid_t = 0, gid: gid_t = 0
+            guard clinux_peer_credentials(fd, &pid, &uid, &gid) == 0 else {
+                log.warning("SO_PEERCRED: errno \(clinux_errno()); closing the connection")
+                close(fd)
+                continue
+            }
+            let id = ClientID(nextClient)
+            nextClient += 1
+            let credentials = PeerCredentials(pid: pid, uid: uid, gid: gid)
+            clients[id] = fd
+            do {
+                try epoll.add(fd, events: Epoll.readable | UInt32(EPOLLRDHUP.rawValue), token: Token.clientBase + UInt64(id.rawValue))
+            } catch {
+                log.warning("\(error)")
+                close(fd)
+                clients[id] = nil
+                continue
+            }
+            let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials), now: now)
+            log.debug("\(id) connected (pid \(pid), uid \(uid))\(accepted ? "" : ": refused, max_clients reached")")
+        }
+    }
+
+    private func clientEvent(_ id: ClientID, events: UInt32, now: Int64) {
+        guard let fd = clients[id] else { return }
+        if events & Epoll.writable != 0 { flush(id, fd: fd, now: now) }
+        guard clients[id] != nil else { return }
+        if events & (Epoll.readable | Epoll.hangup) != 0 {
+            let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 {
+                core.received(readBuffer[0..<n], from: id, now: now)
+            } else if n == 0 || (clinux_errno() != EAGAIN && clinux_errno() != EINTR) {
+                closeClient(id)
+            }
+        }
+    }
+
+    private func flushClients(now: Int64) {
+        for id in core.clientIDs {
+            guard let fd = clients[id] else { continue }
+            flush(id, fd: fd, now: now)
+        }
+        for id in core.expiredLingering(now: now) { closeClient(id) }
+    }
+
+    /// Writes what the core queued for `id`, with MSG_NOSIGNAL, until EAGAIN.
+    private func flush(_ id: ClientID, fd: Int32, now: Int64) {
+        if core.shouldClose(id) { closeClient(id); return }
+        while true {
+            let pending = core.pendingOutput(for: id)
+            if pending.isEmpty { break }
+            let n = pending.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            if n < 0 {
+                let e = clinux_errno()
+                if e == EINTR { continue }
+                if e == EAGAIN || e == EWOULDBLOCK {
+                    core.wrote(0, to: id, blocked: true, now: now)
+                    setWriteInterest(id, fd: fd, true)
+                    return
+                }
+                closeClient(id)
+                return
+            }
+            core.wrote(n, to: id, blocked: false, now: now)
+        }
+        setWriteInterest(id, fd: fd, false)
+        if core.shouldClose(id) { closeClient(id); return }
+        if core.isClosing(id), !shutDownForWriting.contains(id) {
+            // Send FIN after the final ERROR, then read until the peer closes (closing with
+            // unread input would reset the connection and could discard the ERROR line).
+            Glibc.shutdown(fd, Int32(SHUT_WR))
+            shutDownForWriting.insert(id)
+        }
+    }
+
+    private func setWriteInterest(_ id: ClientID, fd: Int32, _ on: Bool) {
+        guard on != writeInterest.contains(id) else { return }
+        var events = Epoll.readable | UInt32(EPOLLRDHUP.rawValue)
+        if on { events |= Epoll.writable; writeInterest.insert(id) } else { writeInterest.remove(id) }
+        try? epoll.modify(fd, events: events, token: Token.clientBase + UInt64(id.rawValue))
+    }
+
+    private func closeClient(_ id: ClientID) {
+        if let fd = clients.removeValue(forKey: id) {
+            epoll.remove(fd)
+            close(fd)
+        }
+        writeInterest.remove(id)
+        shutDownForWriting.remove(id)
+        core.clientDisconnected(id)
+    }
+
+    // MARK: - Frame timer
+
+    private func armFrameTimer(now: Int64) {
+        let deadline = core.nextDeadline
+        guard deadline != armedDeadline else { return }
+        armedDeadline = deadline
+        if let deadline {
+            _ = clinux_timerfd_set(frameTimerFD, max(deadline - now, 1), 0)
+        } else {
+            _ = clinux_timerfd_set(frameTimerFD, 0, 0)
+        }
+    }
+}

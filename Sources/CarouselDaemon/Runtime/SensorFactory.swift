@@ -1,0 +1,27 @@
+import IIOSensors
+import MotionFusion
+
+/// Builds the `SensorSource` that `[sensor]` asks for; the rest of the daemon never asks which
+/// kind it has.
+enum SensorFactory {
+    /// - Parameter log: one line per sensor event (already prefixed with its priority).
+    static func make(_ settings: SensorSettings, log: @escaping (String) -> Void) -> SensorSource {
+        switch settings.source {
+        case .iio:
+            let mode: IIOReadMode
+            switch settings.mode {
+            case .auto: mode = .auto
+            case .buffered: mode = .buffered
+            case .polled: mode = .polled
+            }
+            return IIOSensorSource(configuration: IIOSourceConfiguration(
+                uri: settings.uri.isEmpty ? nil : settings.uri,
+                device: settings.device.isEmpty ? nil : settings.device,
+                sampleRateHz: settings.sampleRateHz, mode: mode,
+                accelConvention: settings.accelConvention == .specificForce ? .specificForce : .gravity,
+                watchHotplug: true), log: log)
+        case .replay:
+            return ReplaySensorSource(path: settings.replayFile, speed: settings.replaySpeed, loop: settings.replayLoop)
+        }
+    }
+}

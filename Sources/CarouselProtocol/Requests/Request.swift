@@ -1,0 +1,127 @@
+/// A touch phase of the `drag` command.
+public enum DragPhase: String, Sendable, Equatable, CaseIterable {
+    case began, moved, ended
+}
+
+/// A width and height in points.
+public struct WireSize: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+}
+
+/// `watch`: subscribe to (or, with `enable: false`, leave) the STATE/INDEX/SENSOR stream.
+public struct WatchRequest: Sendable, Equatable {
+    /// Start (true, the default) or stop watching.
+    public var enable: Bool
+    /// Include per-item attributes in STATE (default false).
+    public var items: Bool
+    /// Highest STATE rate wanted, Hz; nil: the server's `max_rate_hz`. The server caps it.
+    public var maxRateHz: Double?
+    public init(enable: Bool = true, items: Bool = false, maxRateHz: Double? = nil) {
+        self.enable = enable
+        self.items = items
+        self.maxRateHz = maxRateHz
+    }
+}
+
+/// `set_geometry`: the display client's real viewport and card sizes, in points.
+public struct GeometryRequest: Sendable, Equatable {
+    public var viewport: WireSize
+    public var item: WireSize
+    /// Gap between neighbouring items along the axis, points (≥ 0).
+    public var spacing: Double
+    /// `horizontal` or `vertical`; nil keeps the current axis.
+    public var axis: String?
+    /// `ltr` or `rtl`; nil keeps the current direction.
+    public var direction: String?
+    public init(viewport: WireSize, item: WireSize, spacing: Double, axis: String? = nil, direction: String? = nil) {
+        self.viewport = viewport
+        self.item = item
+        self.spacing = spacing
+        self.axis = axis
+        self.direction = direction
+    }
+}
+
+/// `set_tilt`: runtime tilt settings; every field is optional and nil keeps the current value.
+public struct TiltRequest: Sendable, Equatable {
+    public var enabled: Bool?
+    /// `velocity` (rate control) or `position` (bounded parallax).
+    public var mode: String?
+    /// Dead zone, degrees (≥ 0, < `maxDeg`).
+    public var deadZoneDeg: Double?
+    /// Roll at which the speed or displacement saturates, degrees (> 0).
+    public var maxDeg: Double?
+    /// Speed at `maxDeg` in velocity mode, items per second (≥ 0).
+    public var maxItemsPerSecond: Double?
+    public init(enabled: Bool? = nil, mode: String? = nil, deadZoneDeg: Double? = nil,
+                maxDeg: Double? = nil, maxItemsPerSecond: Double? = nil) {
+        self.enabled = enabled
+        self.mode = mode
+        self.deadZoneDeg = deadZoneDeg
+        self.maxDeg = maxDeg
+        self.maxItemsPerSecond = maxItemsPerSecond
+    }
+}
+
+/// One client request (INTERFACES §2). Locations are along the scroll axis in viewport points;
+/// velocities in points per second.
+public enum Request: Sendable, Equatable {
+    case watch(WatchRequest)
+    case poll
+    case status
+    case sensors
+    /// Stream raw samples (control).
+    case samples(enable: Bool)
+    /// Scroll so that item `index` is centered.
+    case scrollTo(index: Int, animated: Bool)
+    /// A touch drag: finger `location` along the axis, optional finger `velocity` (pt/s) on `ended`.
+    case drag(phase: DragPhase, location: Double, velocity: Double?)
+    /// A tap at `location` along the axis and optional `cross` across it.
+    case tap(location: Double, cross: Double?)
+    /// The outer scroll view's content offset `y`, points.
+    case outerScroll(y: Double)
+    /// The outer scroll ended (optionally at `y`).
+    case outerScrollEnded(y: Double?)
+    case setCount(Int)
+    case setGeometry(GeometryRequest)
+    case setTilt(TiltRequest)
+    case recenterTilt
+    case reload
+
+    /// The wire name of the command.
+    public var cmd: String {
+        switch self {
+        case .watch: return "watch"
+        case .poll: return "poll"
+        case .status: return "status"
+        case .sensors: return "sensors"
+        case .samples: return "samples"
+        case .scrollTo: return "scroll_to"
+        case .drag: return "drag"
+        case .tap: return "tap"
+        case .outerScroll: return "outer_scroll"
+        case .outerScrollEnded: return "outer_scroll_ended"
+        case .setCount: return "set_count"
+        case .setGeometry: return "set_geometry"
+        case .setTilt: return "set_tilt"
+        case .recenterTilt: return "recenter_tilt"
+        case .reload: return "reload"
+        }
+    }
+
+    /// Whether the command needs control rights (uid 0, the daemon's uid, or `control_group`).
+    public var requiresControl: Bool {
+        switch self {
+        case .watch, .poll, .status, .sensors: return false
+        default: return true
+        }
+    }
+
+    /// Every command name the server knows.
+    public static let commandNames: [String] = [
+        "watch", "poll", "status", "sensors", "samples", "scroll_to", "drag", "tap", "outer_scroll",
+        "outer_scroll_ended", "set_count", "set_geometry", "set_tilt", "recenter_tilt", "reload",
+    ]
+}

@@ -1,0 +1,177 @@
+/// Decodes one request line (INTERFACES §2) into a `Request`, or the `ProtocolError` to answer.
+///
+/// Rules: the line must be one JSON object with a string `cmd`; unknown members are ignored (so a
+/// newer client can talk to an older server, as in gpsd); a known member with the wrong type or
+/// out of range is `bad_field` with a message naming it.
+public enum RequestDecoder {
+    /// Decodes a line without its trailing newline (a trailing `\r` is tolerated by the parser as
+    /// whitespace).
+    /// - Throws: `ProtocolError` with code `bad_json`, `unknown_cmd` or `bad_field`.
+    public static func decode(line: some Collection<UInt8>) throws(ProtocolError) -> Request {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw ProtocolError(.badJSON, error.description)
+        }
+        return try decode(value)
+    }
+
+    /// Decodes an already parsed request object.
+    public static func decode(_ value: JSONValue) throws(ProtocolError) -> Request {
+        guard case .object = value else {
+            throw ProtocolError(.badJSON, "a request must be a JSON object, got \(value.typeName)")
+        }
+        guard let cmdValue = value["cmd"] else {
+            throw ProtocolError(.unknownCommand, "missing field 'cmd'")
+        }
+        guard let cmd = cmdValue.stringValue else {
+            throw ProtocolError(.badField, "field 'cmd': expected a string, got \(cmdValue.typeName)")
+        }
+        let fields = Fields(object: value, cmd: cmd)
+        switch cmd {
+        case "watch":
+            let rate = try fields.optionalNumber("max_rate_hz")
+            if let rate, !(rate > 0) { throw fields.bad("max_rate_hz", "must be greater than 0, got \(JSONWriter.format(rate))") }
+            return .watch(WatchRequest(enable: try fields.optionalBool("enable") ?? true,
+                                       items: try fields.optionalBool("items") ?? false,
+                                       maxRateHz: rate))
+        case "poll": return .poll
+        case "status": return .status
+        case "sensors": return .sensors
+        case "samples": return .samples(enable: try fields.optionalBool("enable") ?? true)
+        case "scroll_to":
+            let index = try fields.integer("index")
+            if index < 0 { throw fields.bad("index", "must be ≥ 0, got \(index)") }
+            return .scrollTo(index: index, animated: try fields.optionalBool("animated") ?? true)
+        case "drag":
+            let phaseText = try fields.string("phase")
+            guard let phase = DragPhase(rawValue: phaseText) else {
+                throw fields.bad("phase", "expected one of began, moved, ended, got '\(phaseText)'")
+            }
+            return .drag(phase: phase, location: try fields.number("location"),
+                         velocity: try fields.optionalNumber("velocity"))
+        case "tap":
+            return .tap(location: try fields.number("location"), cross: try fields.optionalNumber("cross"))
+        case "outer_scroll":
+            return .outerScroll(y: try fields.number("y"))
+        case "outer_scroll_ended":
+            return .outerScrollEnded(y: try fields.optionalNumber("y"))
+        case "set_count":
+            let count = try fields.integer("count")
+            if count < 0 || count > Int(Int32.max) {
+                throw fields.bad("count", "must be in 0...\(Int32.max), got \(count)")
+            }
+            return .setCount(count)
+        case "set_geometry":
+            let viewport = try fields.size("viewport")
+            let item = try fields.size("item")
+            let spacing = try fields.optionalNumber("spacing") ?? 0
+            if spacing < 0 { throw fields.bad("spacing", "must be ≥ 0, got \(JSONWriter.format(spacing))") }
+            let axis = try fields.optionalString("axis")
+            if let axis, axis != "horizontal", axis != "vertical" {
+                throw fields.bad("axis", "expected horizontal or vertical, got '\(axis)'")
+            }
+            let direction = try fields.optionalString("direction")
+            if let direction, direction != "ltr", direction != "rtl" {
+                throw fields.bad("direction", "expected ltr or rtl, got '\(direction)'")
+            }
+            return .setGeometry(GeometryRequest(viewport: viewport, item: item, spacing: spacing,
+                                                axis: axis, direction: direction))
+        case "set_tilt":
+            let mode = try fields.optionalString("mode")
+            if let mode, mode != "velocity", mode != "position" {
+                throw fields.bad("mode", "expected velocity or position, got '\(mode)'")
+            }
+            let deadZone = try fields.optionalNumber("dead_zone_deg")
+            if let deadZone, deadZone < 0 || deadZone >= 90 {
+                throw fields.bad("dead_zone_deg", "must be in [0, 90), got \(JSONWriter.format(deadZone))")
+            }
+            let maxDeg = try fields.optionalNumber("max_deg")
+            if let maxDeg, !(maxDeg > 0 && maxDeg <= 180) {
+                throw fields.bad("max_deg", "must be in (0, 180], got \(JSONWriter.format(maxDeg))")
+            }
+            if let deadZone, let maxDeg, !(maxDeg > deadZone) {
+                throw fields.bad("max_deg", "must be greater than dead_zone_deg (\(JSONWriter.format(deadZone)))")
+            }
+            let speed = try fields.optionalNumber("max_items_per_second")
+            if let speed, speed < 0 {
+                throw fields.bad("max_items_per_second", "must be ≥ 0, got \(JSONWriter.format(speed))")
+            }
+            return .setTilt(TiltRequest(enabled: try fields.optionalBool("enabled"), mode: mode,
+                                        deadZoneDeg: deadZone, maxDeg: maxDeg, maxItemsPerSecond: speed))
+        case "recenter_tilt": return .recenterTilt
+        case "reload": return .reload
+        default:
+            throw ProtocolError(.unknownCommand, "unknown command '\(cmd)'", cmd: cmd)
+        }
+    }
+
+    /// Typed access to a request's members, producing `bad_field` errors that name the member.
+    private struct Fields {
+        let object: JSONValue
+        let cmd: String
+
+        func bad(_ name: String, _ problem: String) -> ProtocolError {
+            ProtocolError(.badField, "field '\(name)': \(problem)", cmd: cmd)
+        }
+
+        func required(_ name: String) throws(ProtocolError) -> JSONValue {
+            guard let v = object[name], !v.isNull else {
+                throw ProtocolError(.badField, "missing field '\(name)'", cmd: cmd)
+            }
+            return v
+        }
+
+        func number(_ name: String) throws(ProtocolError) -> Double {
+            let v = try required(name)
+            guard let n = v.doubleValue else { throw bad(name, "expected a number, got \(v.typeName)") }
+            return n
+        }
+
+        func optionalNumber(_ name: String) throws(ProtocolError) -> Double? {
+            guard let v = object[name], !v.isNull else { return nil }
+            guard let n = v.doubleValue else { throw bad(name, "expected a number, got \(v.typeName)") }
+            return n
+        }
+
+        func integer(_ name: String) throws(ProtocolError) -> Int {
+            let v = try required(name)
+            guard v.doubleValue != nil else { throw bad(name, "expected an integer, got \(v.typeName)") }
+            guard let n = v.intValue else { throw bad(name, "expected an integer, got \(JSONWriter.format(v.doubleValue ?? 0))") }
+            return n
+        }
+
+        func optionalBool(_ name: String) throws(ProtocolError) -> Bool? {
+            guard let v = object[name], !v.isNull else { return nil }
+            guard let b = v.boolValue else { throw bad(name, "expected a boolean, got \(v.typeName)") }
+            return b
+        }
+
+        func string(_ name: String) throws(ProtocolError) -> String {
+            let v = try required(name)
+            guard let s = v.stringValue else { throw bad(name, "expected a string, got \(v.typeName)") }
+            return s
+        }
+
+        func optionalString(_ name: String) throws(ProtocolError) -> String? {
+            guard let v = object[name], !v.isNull else { return nil }
+            guard let s = v.stringValue else { throw bad(name, "expected a string, got \(v.typeName)") }
+            return s
+        }
+
+        /// A size given as `{"width": w, "height": h}` with both > 0.
+        func size(_ name: String) throws(ProtocolError) -> WireSize {
+            let v = try required(name)
+            guard case .object = v else { throw bad(name, "expected an object {\"width\", \"height\"}, got \(v.typeName)") }
+            var result = WireSize(width: 0, height: 0)
+            for part in ["width", "height"] {
+                guard let p = v[part] else { throw bad("\(name).\(part)", "missing") }
+                guard let n = p.doubleValue else { throw bad("\(name).\(part)", "expected a number, got \(p.typeName)") }
+                guard n > 0 else { throw bad("\(name).\(part)", "must be greater than 0, got \(JSONWriter.format(n))") }
+                if part == "width" { result.width = n } else { result.height = n }
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,366 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import MotionFusion
+
+/// How `IIOSensorSource` reads (config key `[sensor] mode`).
+public enum IIOReadMode: String, Sendable, CaseIterable {
+    /// Buffered when the device has a buffer, polled otherwise or when the buffer fails.
+    case auto
+    /// Buffered; still falls back to polled (with a message) when the buffer cannot work.
+    case buffered
+    /// `*_raw` reads on a timer only.
+    case polled
+}
+
+/// What `IIOSensorSource` reads and how.
+public struct IIOSourceConfiguration: Sendable {
+    /// libiio URI; nil or `local:` for this machine, `ip:HOST` for a remote iiod.
+    public var uri: String?
+    /// Configured sensor: name, label, sysfs path, `iio:deviceN` or `/dev/iio:deviceN`; nil for
+    /// automatic choice (`SensorSelection.choose`).
+    public var device: String?
+    /// Requested sample rate, Hz.
+    public var sampleRateHz: Double
+    public var mode: IIOReadMode
+    public var accelConvention: AccelConvention
+    /// Follow udev add/remove events (local contexts only).
+    public var watchHotplug: Bool
+
+    public init(uri: String? = nil, device: String? = nil, sampleRateHz: Double = 100,
+                mode: IIOReadMode = .auto, accelConvention: AccelConvention = .gravity,
+                watchHotplug: Bool = true) {
+        self.uri = uri
+        self.device = device
+        self.sampleRateHz = sampleRateHz
+        self.mode = mode
+        self.accelConvention = accelConvention
+        self.watchHotplug = watchHotplug
+    }
+}
+
+/// Samples from real IIO hardware (DESIGN §6): discovery and selection, buffered or polled
+/// reading with automatic fallback, accel + gyro pairing, hotplug.
+///
+/// `pollDescriptor` is an epoll fd that gathers the buffer fds or timerfds, a watchdog timerfd
+/// and the udev monitor, so the daemon waits on one fd whatever happens inside; it stays valid
+/// from `start()` to `stop()`, also while the sensor is absent. Status: `ok` while samples flow,
+/// `stale` after 5 expected periods without one (the buffer is re-enabled once, then polled),
+/// `absent` when no sensor matches or it was unplugged (a re-plugged one is picked up again),
+/// `error` when reading failed for good. Messages go to `log` as sd-daemon prefixed lines.
+public final class IIOSensorSource: SensorSource {
+    public let configuration: IIOSourceConfiguration
+    private let log: (String) -> Void
+    public private(set) var status: SensorStatus = .absent
+    public private(set) var statusMessage: String? = "not started"
+    /// The sensor(s) being read, when present.
+    public private(set) var selection: SensorSelection?
+    private var epollFD: Int32 = -1
+    private var registered: Set<Int32> = []
+    private var monitor: SensorMonitor?
+    private var watchdogFD: Int32 = -1
+    private var inventory: SensorInventory?
+    private var accelReader: IIODeviceReader?
+    private var gyroReader: IIODeviceReader?
+    private var latestGyro: Vector3?
+    private var lastSampleNanoseconds: Int64 = 0
+    private var reenabledAfterSilence = false
+
+    /// - Parameter log: receives one line per event (`<4>accel_3d (iio:device0): …`).
+    public init(configuration: IIOSourceConfiguration, log: @escaping (String) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.log = log
+    }
+
+    deinit { stop() }
+
+    public var name: String { selection.map { $0.accel.name } ?? (configuration.device ?? "iio") }
+
+    public var sampleRateHz: Double? { accelReader?.rateHz }
+
+    public var pollDescriptor: Int32? { epollFD >= 0 ? epollFD : nil }
+
+    /// The read mode of the accelerometer device, or nil while absent.
+    public var currentMode: ReadMode? { accelReader?.mode }
+
+    public func start() throws(SensorError) {
+        if epollFD < 0 {
+            let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
+            guard fd >= 0 else { throw SensorError.io(device: name, what: "epoll_create1", errno: clinux_errno()) }
+            epollFD = fd
+        }
+        let local = (configuration.uri ?? "local:") == "local:" || (configuration.uri ?? "").isEmpty
+        if configuration.watchHotplug, local, monitor == nil {
+            do {
+                monitor = try SensorMonitor()
+            } catch {
+                log("<4>udev monitor unavailable, hotplug will not be noticed: \(error)")
+            }
+        }
+        if watchdogFD < 0 {
+            watchdogFD = clinux_timerfd_create()
+            if watchdogFD < 0 { throw SensorError.io(device: name, what: "timerfd_create", errno: clinux_errno()) }
+        }
+        try open()
+        syncEpoll()
+    }
+
+    public func stop() {
+        closeReaders()
+        monitor = nil
+        if watchdogFD >= 0 { close(watchdogFD); watchdogFD = -1 }
+        if epollFD >= 0 { close(epollFD); epollFD = -1 }
+        registered.removeAll()
+    }
+
+    public func readAvailable(into samples: inout [IMUSample]) throws(SensorError) {
+        if let monitor {
+            for event in monitor.events() { handle(event) }
+        }
+        guard let accelReader else { return }
+        let before = samples.count
+        if let gyroReader {
+            do {
+                if let g = try gyroReader.read().last?.gyro { latestGyro = g }
+            } catch {
+                try readFailed(gyroReader, error)
+                return
+            }
+        }
+        let readings: [IIOReading]
+        do {
+            readings = try accelReader.read()
+        } catch {
+            try readFailed(accelReader, error)
+            return
+        }
+        for r in readings {
+            guard let accel = r.accel, accel.isFinite else { continue }
+            let gyro = r.gyro ?? (gyroReader == nil ? nil : latestGyro)
+            samples.append(IMUSample(timestampNanoseconds: r.timestampNanoseconds, accel: accel, gyro: gyro))
+        }
+        let now = clinux_monotonic_ns()
+        if samples.count > before {
+            lastSampleNanoseconds = now
+            reenabledAfterSilence = false
+            if status != .ok { setStatus(.ok, nil) }
+        }
+        checkSilence(now: now)
+    }
+
+    // MARK: - opening and closing
+
+    /// Discovers, selects and starts the reader(s); absent (not thrown) when nothing matches.
+    private func open() throws(SensorError) {
+        closeReaders()
+        let inventory = try SensorDiscovery.inventory(uri: configuration.uri)
+        let selection: SensorSelection
+        do {
+            selection = try SensorSelection.choose(from: inventory.sensors, selector: configuration.device)
+        } catch {
+            setStatus(.absent, "\(error); waiting for a sensor")
+            log("<4>\(error); waiting for a sensor to be plugged in")
+            return
+        }
+        for note in selection.notes { log("<6>\(note)") }
+        for w in selection.accel.warnings + (selection.gyro?.warnings ?? []) { log("<4>\(selection.accel.name): \(w)") }
+        self.inventory = inventory
+        self.selection = selection
+        let transform = makeTransform(selection)
+        accelReader = try makeReader(selection.accel, inventory: inventory, transform: transform)
+        if let g = selection.gyro {
+            gyroReader = try makeReader(g, inventory: inventory, transform: transform)
+        }
+        latestGyro = nil
+        lastSampleNanoseconds = clinux_monotonic_ns()
+        reenabledAfterSilence = false
+        armWatchdog()
+        let what = selection.gyro.map { "\(selection.accel.name) (\(selection.accel.id)) + \($0.name) (\($0.id))" }
+            ?? "\(selection.accel.name) (\(selection.accel.id))"
+        log("<6>reading \(what) in \(accelReader?.mode == .buffered ? "buffered" : "polled") mode at \(SamplingRate.text(accelReader?.rateHz ?? 0)) Hz")
+        setStatus(.ok, nil)
+    }
+
+    private func makeTransform(_ s: SensorSelection) -> SampleTransform {
+        func axes(_ info: SensorInfo?, _ type: String) -> [AxisCalibration] {
+            ["x", "y", "z"].map { axis in
+                let c = info?.channels.first { $0.name == "\(type)_\(axis)" }
+                return AxisCalibration(scale: c?.scale ?? 1, offset: c?.offset ?? 0)
+            }
+        }
+        let gyroInfo = s.gyro ?? (s.accel.hasGyro ? s.accel : nil)
+        // Gyro frame: its own matrix when it has one, else the accelerometer's (DESIGN §3).
+        let gyroMatrix: SensorMountMatrix
+        if let g = s.gyro, g.mountMatrixSource != .identity {
+            gyroMatrix = g.mountMatrix
+        } else {
+            gyroMatrix = s.accel.gyroMountMatrix ?? s.accel.mountMatrix
+        }
+        return SampleTransform(accelAxes: axes(s.accel, "accel"), accelMatrix: s.accel.mountMatrix,
+                               gyroAxes: axes(gyroInfo, "anglvel"), gyroMatrix: gyroMatrix,
+                               convention: configuration.accelConvention)
+    }
+
+    private func makeReader(_ info: SensorInfo, inventory: SensorInventory,
+                            transform: SampleTransform) throws(SensorError) -> IIODeviceReader {
+        guard let device = inventory.device(of: info), let attributes = inventory.attributes(of: info) else {
+            throw SensorError.notFound(info.path)
+        }
+        let reader = IIODeviceReader(info: info, device: device, attributes: attributes, transform: transform,
+                                     requestedRateHz: configuration.sampleRateHz, log: log)
+        reader.configureRate(requestedHz: configuration.sampleRateHz)
+        if configuration.mode != .polled, info.buffered {
+            do {
+                try reader.startBuffered()
+                return reader
+            } catch {
+                log("<4>\(bufferFailureMessage(info, error)); reading in polled mode")
+            }
+        } else if configuration.mode == .buffered {
+            log("<4>\(info.name) (\(info.id)): no buffer; reading in polled mode")
+        }
+        try reader.startPolled()
+        return reader
+    }
+
+    /// The message for a buffer that cannot be used; `EBUSY` gets its usual cause spelled out.
+    func bufferFailureMessage(_ info: SensorInfo, _ error: SensorError) -> String {
+        if case let .io(_, what, code) = error, code == EBUSY {
+            return "\(info.name) (\(info.id)): buffer busy (\(what): EBUSY): another process such as iio-sensor-proxy holds \(info.dev.isEmpty ? info.id : info.dev)"
+        }
+        return "\(info.name) (\(info.id)): buffer unavailable: \(error)"
+    }
+
+    private func closeReaders() {
+        accelReader?.stop()
+        gyroReader?.stop()
+        accelReader = nil
+        gyroReader = nil
+        inventory = nil
+        if watchdogFD >= 0 { _ = clinux_timerfd_set(watchdogFD, 0, 0) }
+    }
+
+    // MARK: - hotplug, silence, failures
+
+    private func handle(_ event: SensorHotplugEvent) {
+        log("<7>udev: \(event.action.rawValue) \(event.syspath)")
+        switch event.action {
+        case .remove:
+            guard let s = selection, event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
+            closeReaders()
+            selection = nil
+            log("<4>\(s.accel.name) (\(s.accel.id)) removed; waiting for a sensor to be plugged in")
+            setStatus(.absent, "\(s.accel.name) (\(s.accel.id)) removed")
+            syncEpoll()
+        case .add:
+            guard accelReader == nil, event.sysname.hasPrefix("iio:device") else { return }
+            do {
+                try open()
+            } catch {
+                log("<3>cannot open \(event.sysname) after hotplug: \(error)")
+                setStatus(.error, "\(error)")
+            }
+            syncEpoll()
+        case .change:
+            return
+        }
+    }
+
+    private func armWatchdog() {
+        guard watchdogFD >= 0, let reader = accelReader else { return }
+        if reader.mode == .buffered {
+            let period = Int64(5e9 / max(reader.rateHz, 0.1))
+            _ = clinux_timerfd_set(watchdogFD, period, period)
+        } else {
+            _ = clinux_timerfd_set(watchdogFD, 0, 0)
+        }
+    }
+
+    /// No sample for 5 expected periods → stale; re-enable the buffer once, then poll.
+    private func checkSilence(now: Int64) {
+        guard watchdogFD >= 0, clinux_timerfd_read(watchdogFD) > 0,
+              let reader = accelReader, reader.mode == .buffered else { return }
+        let limit = Int64(5e9 / max(reader.rateHz, 0.1))
+        guard now - lastSampleNanoseconds >= limit else { return }
+        let who = "\(reader.info.name) (\(reader.info.id))"
+        let ms = (now - lastSampleNanoseconds) / 1_000_000
+        if !reenabledAfterSilence {
+            reenabledAfterSilence = true
+            setStatus(.stale, "no sample for \(ms) ms")
+            log("<4>\(who): no sample for \(ms) ms (5 periods): stale; re-enabling the buffer")
+            do {
+                try reader.startBuffered()
+                try gyroReader?.startBuffered()
+            } catch {
+                log("<4>\(who): re-enabling the buffer failed: \(error)")
+            }
+        } else {
+            log("<4>\(who): buffer still silent after re-enabling; falling back to polled mode")
+            do {
+                try reader.startPolled()
+                if let g = gyroReader, g.mode == .buffered { try g.startPolled() }
+            } catch {
+                setStatus(.error, "\(error)")
+            }
+            armWatchdog()
+        }
+        lastSampleNanoseconds = now
+        syncEpoll()
+    }
+
+    private func readFailed(_ reader: IIODeviceReader, _ error: SensorError) throws(SensorError) {
+        let who = "\(reader.info.name) (\(reader.info.id))"
+        if let sysfs = reader.attributes as? SysfsAttributes, !sysfs.exists {
+            closeReaders()
+            selection = nil
+            log("<4>\(who) removed; waiting for a sensor to be plugged in")
+            setStatus(.absent, "\(who) removed")
+            syncEpoll()
+            return
+        }
+        if reader.mode == .buffered {
+            log("<4>\(who): buffer read failed (\(error)); reading in polled mode")
+            do {
+                try reader.startPolled()
+            } catch {
+                setStatus(.error, "\(error)")
+                throw error
+            }
+            armWatchdog()
+            syncEpoll()
+            return
+        }
+        setStatus(.error, "\(error)")
+        log("<3>\(error)")
+        throw error
+    }
+
+    private func setStatus(_ s: SensorStatus, _ message: String?) {
+        status = s
+        statusMessage = message
+    }
+
+    /// Makes the epoll set hold exactly the fds that matter now.
+    private func syncEpoll() {
+        guard epollFD >= 0 else { return }
+        var wanted: Set<Int32> = []
+        if let m = monitor { wanted.insert(m.pollDescriptor) }
+        if watchdogFD >= 0 { wanted.insert(watchdogFD) }
+        for r in [accelReader, gyroReader].compactMap({ $0 }) where r.pollDescriptor >= 0 {
+            wanted.insert(r.pollDescriptor)
+        }
+        // Remove and re-add everything: a closed fd leaves the set by itself and its number may
+        // already belong to a new buffer or timer, so a diff against `registered` could miss it.
+        for fd in registered {
+            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        }
+        for fd in wanted {
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.fd = fd
+            _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event)
+        }
+        registered = wanted
+    }
+}

@@ -1,0 +1,274 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarouselTestSupport
+import Testing
+
+/// `carouselctl sensors` and `record` against real libiio and libudev in umockdev testbeds
+/// (child processes under LD_PRELOAD=libumockdev-preload.so.0). Expected values are derived by
+/// hand: value = (raw + offset) · scale, then the mount matrix M, then negation (accel
+/// convention `gravity`); gyro = det(M) · M · value.
+@Suite(.serialized) struct SensorsUmockdevTests {
+    static let header = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"
+
+    @Test func emptySystemHasNoSensors() throws {
+        let bed = try Mock.testbed(nil)
+        let json = try Mock.run(["sensors", "--json"], bed)
+        #expect(json.status == 0)
+        #expect(json.standardOutput == "[]\n")
+        let text = try Mock.run(["sensors"], bed)
+        #expect(text.status == 0)
+        #expect(text.standardOutput.hasPrefix("No IIO motion sensors found"))
+        let record = try Mock.run(["record", "--output", "-", "--duration", "1"], bed)
+        #expect(record.status == 69)
+    }
+
+    @Test func hidSensorHubDescription() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        let result = try Mock.run(["sensors", "--json"], bed)
+        #expect(result.status == 0)
+        let sensors = try Mock.json(result.standardOutput)
+        try #require(sensors.count == 2)
+        let accel = sensors[0]
+        #expect(accel["name"] as? String == "accel_3d")
+        #expect(accel["type"] as? String == "accel")
+        #expect(accel["dev"] as? String == "/dev/iio:device0")
+        #expect(accel["mount_matrix_source"] as? String == "udev")
+        #expect(accel["mount_matrix"] as? [[Double]] == [[0, 1, 0], [-1, 0, 0], [0, 0, 1]])
+        #expect(accel["buffered"] as? Bool == true)
+        #expect(accel["triggers"] as? [String] == ["accel_3d-dev0"])
+        let channels = accel["channels"] as? [[String: Any]] ?? []
+        #expect(channels.map { $0["name"] as? String } == ["accel_x", "accel_y", "accel_z", "timestamp"])
+        #expect(channels.map { $0["type"] as? String } == ["le:s16/32>>0", "le:s16/32>>0", "le:s16/32>>0", "le:s64/64>>0"])
+        #expect(channels.first?["scale"] as? Double == 0.00980665)
+        let gyro = sensors[1]
+        #expect(gyro["type"] as? String == "gyro")
+        #expect(gyro["mount_matrix_source"] as? String == "identity")
+        #expect((gyro["channels"] as? [[String: Any]])?.first?["type"] as? String == "le:s32/32>>0")
+    }
+
+    @Test func scanOrderComesFromIndexAndBadUdevMatrixIsSkipped() throws {
+        let bed = try Mock.testbed("bmi160")
+        let sensors = try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput)
+        try #require(sensors.count == 1)
+        let imu = sensors[0]
+        #expect(imu["type"] as? String == "imu")
+        let channels = imu["channels"] as? [[String: Any]] ?? []
+        #expect(channels.map { $0["name"] as? String } ==
+                ["anglvel_x", "anglvel_y", "anglvel_z", "accel_x", "accel_y", "accel_z", "timestamp"])
+        #expect(channels.map { $0["index"] as? Int } == [0, 1, 2, 3, 4, 5, 6])
+        // udev's matrix has an all-zero row: skipped, the sysfs mount_matrix wins.
+        #expect(imu["mount_matrix_source"] as? String == "sysfs")
+        #expect(imu["mount_matrix"] as? [[Double]] == [[0, -1, 0], [1, 0, 0], [0, 0, 1]])
+        let warnings = imu["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("ACCEL_MOUNT_MATRIX") })
+    }
+
+    @Test func deviceLevelScaleAndMissingScale() throws {
+        let bed = try Mock.testbed("scale-variants")
+        let sensors = try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput)
+        try #require(sensors.count == 2)
+        let kx = sensors[0]["channels"] as? [[String: Any]] ?? []
+        #expect(kx.map { $0["scale"] as? Double } == [0.01, 0.01, 0.01])
+        #expect(kx.map { $0["offset"] as? Double } == [5, 0, 0])
+        #expect((sensors[0]["warnings"] as? [String])?.isEmpty == true)
+        let none = sensors[1]["channels"] as? [[String: Any]] ?? []
+        #expect(none.map { $0["scale"] as? Double } == [1, 1, 1])
+        #expect((sensors[1]["warnings"] as? [String] ?? []).filter { $0.contains("units unknown") }.count == 3)
+
+        // Automatic choice skips the keyboard-base sensor; polled values: x = (10 + 5) · 0.01,
+        // y = 20 · 0.01, z = −1000 · 0.01, identity matrix, negated.
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--mode", "polled", "--rate", "50"], testbed: bed)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let row = try Mock.nextRow(p)
+        #expect(close(row.1, [-0.15, -0.2, 10]))
+        #expect(row.2 == nil)
+        p.signal(SIGTERM)
+        let result = try p.waitForExit(timeoutSeconds: 20)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("noscale_accel (iio:device1) skipped"))
+    }
+
+    @Test func polledReadWithScaleMountMatrixAndUnsupportedRate() throws {
+        let bed = try Mock.testbed("mma8452")
+        let dir = "/tmp/carousel-sensors-\(getpid())"
+        mkdir(dir, 0o755)
+        let output = dir + "/mma.csv"
+        // 30 Hz is not listed: the next listed rate above it, 50 Hz, is chosen and read back.
+        let result = try Mock.run(["record", "--output", output, "--mode", "polled", "--rate", "30",
+                                   "--duration", "0.5"], bed)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(bed.attribute(device: "/devices/platform/soc/3f804000.i2c/i2c-1/1-001d/iio:device0",
+                              "sampling_frequency") == "50\n")
+        #expect(result.standardError.contains("sampling_frequency = 50 Hz (requested 30 Hz)"))
+        let text = try #require(readTextFile(output))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == Self.header)
+        try #require(lines.count >= 3)
+        // raw (100, −200, 1024) · 0.009576 = (0.9576, −1.9152, 9.805824); M = diag(−1, 1, −1)
+        // → (−0.9576, −1.9152, −9.805824); negated → (0.9576, 1.9152, 9.805824).
+        let row = try #require(Mock.row(lines[1]))
+        #expect(close(row.1, [0.9576, 1.9152, 9.805824]))
+        // Rows 20 ms apart at 50 Hz (timerfd period), within scheduling noise.
+        let row2 = try #require(Mock.row(lines[2]))
+        #expect(abs(Double(row2.0 - row.0) / 1e6 - 20) < 15)
+        // The recording was renamed into place: nothing partial is left.
+        #expect(access(output + ".partial-\(result.status)", F_OK) != 0)
+        unlink(output)
+        rmdir(dir)
+    }
+
+    @Test func bufferedHIDHubJunkHighHalfAnd32BitGyroWithTimestamps() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        // Gyro scan: s32 x, y, z at 0, 4, 8; timestamp at 16 (8-byte aligned); 24 bytes.
+        let gyro = Scan.le(1000, bytes: 4) + Scan.le(2000, bytes: 4) + Scan.le(-3000, bytes: 4)
+            + [0, 0, 0, 0] + Scan.le(4_000_000_000, bytes: 8)
+        try bed.stream(gyro, to: "/dev/iio:device1")
+        // Accel scans: s16 in the low half of 32-bit words, junk 0xBEEF above.
+        var accel: [UInt8] = []
+        for (k, raw) in [(0, [100, -200, 1000]), (1, [-300, 0, 500])] {
+            accel += Scan.le16in32(Int64(raw[0])) + Scan.le16in32(Int64(raw[1])) + Scan.le16in32(Int64(raw[2]))
+                + [0, 0, 0, 0] + Scan.le(5_000_000_000 + Int64(k) * 10_000_000, bytes: 8)
+        }
+        try bed.stream(accel, to: "/dev/iio:device0")
+        let first = try Mock.nextRow(p)
+        let second = try Mock.nextRow(p)
+        // current_timestamp_clock was switched to monotonic, so timestamps pass unchanged.
+        #expect(first.0 == 5_000_000_000)
+        #expect(second.0 == 5_010_000_000)
+        // (100, −200, 1000) · 0.00980665 = (0.980665, −1.96133, 9.80665); M = [0 1 0; −1 0 0; 0 0 1]
+        // → (−1.96133, −0.980665, 9.80665); negated.
+        #expect(close(first.1, [1.96133, 0.980665, -9.80665]))
+        // (−300, 0, 500) → (−2.941995, 0, 4.903325) → M → (0, 2.941995, 4.903325) → negated.
+        #expect(close(second.1, [0, -2.941995, -4.903325]))
+        // Gyro (1000, 2000, −3000) · 1.745e−6 with the accelerometer's M (det +1):
+        // (0.001745, 0.00349, −0.005235) → (0.00349, −0.001745, −0.005235).
+        let g = try #require(first.2)
+        #expect(close(g, [0.00349, -0.001745, -0.005235], 1e-12))
+        #expect(bed.attribute(device: "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0",
+                              "trigger/current_trigger")?.hasPrefix("accel_3d-dev0") == true)
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
+    @Test func bufferedLittleEndian12BitIn16() throws {
+        let bed = try Mock.testbed("bmc150-accel")
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let scan = Scan.le(Scan.s12(-100), bytes: 2) + Scan.le(Scan.s12(50), bytes: 2) + Scan.le(Scan.s12(1000), bytes: 2)
+            + [0, 0] + Scan.le(7_000_000_000, bytes: 8)
+        try bed.stream(scan, to: "/dev/iio:device0")
+        let row = try Mock.nextRow(p)
+        #expect(row.0 == 7_000_000_000)
+        // (−100, 50, 1000) · 0.009582 = (−0.9582, 0.4791, 9.582); M = diag(1, −1, −1)
+        // → (−0.9582, −0.4791, −9.582); negated.
+        #expect(close(row.1, [0.9582, 0.4791, 9.582]))
+        // The data-ready trigger, not the any-motion one; the lowest listed rate ≥ 1 Hz.
+        let dev = "/devices/pci0000:00/0000:00:16.1/i2c_designware.1/i2c-1/i2c-BSBA0150:00/iio:device0"
+        #expect(bed.attribute(device: dev, "trigger/current_trigger")?.hasPrefix("bmc150_accel-dev0") == true)
+        #expect(bed.attribute(device: dev, "sampling_frequency") == "15.62\n")
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
+    @Test func bufferedBigEndian12BitIn16() throws {
+        let bed = try Mock.testbed("mma8452")
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let scan = Scan.be(Scan.s12(-2048), bytes: 2) + Scan.be(Scan.s12(2047), bytes: 2) + Scan.be(Scan.s12(-1), bytes: 2)
+            + [0, 0] + Scan.le(8_000_000_000, bytes: 8)
+        try bed.stream(scan, to: "/dev/iio:device0")
+        let row = try Mock.nextRow(p)
+        #expect(row.0 == 8_000_000_000)
+        // (−2048, 2047, −1) · 0.009576 = (−19.611648, 19.602072, −0.009576); M = diag(−1, 1, −1)
+        // → (19.611648, 19.602072, 0.009576); negated.
+        #expect(close(row.1, [-19.611648, -19.602072, -0.009576]))
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
+    @Test func bufferedIMUWithGyroFirstInScanOrder() throws {
+        let bed = try Mock.testbed("bmi160")
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let scan = Scan.le(100, bytes: 2) + Scan.le(-50, bytes: 2) + Scan.le(0, bytes: 2)
+            + Scan.le(1000, bytes: 2) + Scan.le(-2000, bytes: 2) + Scan.le(16000, bytes: 2)
+            + [0, 0, 0, 0] + Scan.le(9_000_000_000, bytes: 8)
+        try bed.stream(scan, to: "/dev/iio:device0")
+        let row = try Mock.nextRow(p)
+        #expect(row.0 == 9_000_000_000)
+        // accel (1000, −2000, 16000) · 0.000598 = (0.598, −1.196, 9.568); M = [0 −1 0; 1 0 0; 0 0 1]
+        // → (1.196, 0.598, 9.568); negated.
+        #expect(close(row.1, [-1.196, -0.598, -9.568]))
+        // gyro (100, −50, 0) · 0.001065 = (0.1065, −0.05325, 0) → M (det +1) → (0.05325, 0.1065, 0).
+        let g = try #require(row.2)
+        #expect(close(g, [0.05325, 0.1065, 0], 1e-12))
+        p.signal(SIGTERM)
+        #expect(try p.waitForExit(timeoutSeconds: 20).status == 0)
+    }
+
+    @Test func silentBufferGoesStaleThenPolled() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        // 20 Hz: 5 periods = 250 ms without a sample → stale, re-enable, then polled.
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "20"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        try p.waitForStandardError(containing: "stale; re-enabling the buffer", timeoutSeconds: 20)
+        try p.waitForStandardError(containing: "falling back to polled mode", timeoutSeconds: 20)
+        // Polled rows come from in_accel_*_raw = (−512, 256, 1000):
+        // · 0.00980665 = (−5.0210048, 2.5105024, 9.80665) → M → (2.5105024, 5.0210048, 9.80665) → negated.
+        let line = try p.waitForLine(timeoutSeconds: 20) { $0.first?.isNumber == true || $0.first == "-" }
+        let row = try #require(Mock.row(line))
+        #expect(close(row.1, [-2.5105024, -5.0210048, -9.80665]))
+        p.signal(SIGTERM)
+        let result = try p.waitForExit(timeoutSeconds: 20)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("sensor status: stale"))
+    }
+
+    @Test func hotplugRemoveAndReaddWhileStreaming() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        let accelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1", "--hotplug"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        func sample(_ x: Int64, _ ts: Int64) -> [UInt8] {
+            Scan.le16in32(x) + Scan.le16in32(0) + Scan.le16in32(0) + [0, 0, 0, 0] + Scan.le(ts, bytes: 8)
+        }
+        try bed.stream(sample(100, 1_000_000_000), to: "/dev/iio:device0")
+        let before = try Mock.nextRow(p)
+        #expect(before.0 == 1_000_000_000)
+
+        bed.unplug(device: accelPath)
+        try p.waitForStandardError(containing: "sensor status: absent", timeoutSeconds: 20)
+
+        try bed.plug(description: Mock.block("hid-sensor-hub", endingWith: "/iio:device0"))
+        try p.waitForStandardError(containing: "sensor status: ok", timeoutSeconds: 20)
+        // The re-added accelerometer streams again. x = 200 · 0.00980665 = 1.96133 → M puts it on
+        // −y → negated: +1.96133 on y.
+        try bed.stream(sample(200, 2_000_000_000), to: "/dev/iio:device0")
+        let after = try #require(Mock.row(try p.waitForLine(timeoutSeconds: 20) { $0.hasPrefix("2000000000,") }))
+        #expect(close(after.1, [0, 1.96133, 0]))
+        p.signal(SIGTERM)
+        let result = try p.waitForExit(timeoutSeconds: 20)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("accel_3d (iio:device0) removed"))
+    }
+
+    @Test func removalEndsRecordingCleanlyWithoutHotplug() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        let accelPath = "/devices/platform/i2c-ITE8350:00/0018:048D:8350.0001/HID-SENSOR-200073.3.auto/iio:device0"
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "1"], testbed: bed)
+        try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
+        bed.unplug(device: accelPath)
+        let result = try p.waitForExit(timeoutSeconds: 20)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("sensor status: absent"))
+        #expect(result.standardOutput.hasPrefix(Self.header))
+    }
+}

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import CarouselProtocol
+import CarouselTestSupport
+@testable import CarouselCommandLine
+
+/// `carouselctl tilt` end to end, in process.
+@Suite struct TiltCommandTests {
+    struct Run {
+        var status: CarouselProtocol.ExitStatus
+        var out: String
+        var err: String
+        var rows: [[Substring]] {
+            out.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        }
+    }
+
+    static func run(_ arguments: [String]) -> Run {
+        var out = "", err = ""
+        let io = CommandIO(out: { out += $0 }, err: { err += $0 })
+        let status = Carouselctl.main(["tilt"] + arguments, io: io)
+        return Run(status: status, out: out, err: err)
+    }
+
+    /// Writes `text` to a unique temporary file and returns its path.
+    static func temporaryFile(_ text: String) throws -> String {
+        var template = Array("/tmp/carouselctl-tilt-XXXXXX.csv".utf8CString)
+        let fd = mkstemps(&template, 4)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        try #require(written == bytes.count)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func degrees(_ r: Double) -> Double { r * 180 / Double.pi }
+
+    @Test func xioAccelMethodMatchesHandComputedAngles() throws {
+        let path = TestPaths.dataset("xio-fusion-example/sensor_data.csv")
+        let result = Self.run(["--input", path, "--method", "accel"])
+        #expect(result.status == .ok)
+        #expect(result.out.hasPrefix("time_s,roll_deg,pitch_deg\n"))
+        let rows = result.rows
+        #expect(rows.count == 13_514)
+        // Independently of the reader: split the raw file and compute DESIGN §3's angles.
+        let raw = try #require(readTextFile(path)).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        for k in [0, 1, 5_000, 6_789, 13_513] {
+            let ax = try #require(Double(raw[k][4])), ay = try #require(Double(raw[k][5])), az = try #require(Double(raw[k][6]))
+            let roll = Self.degrees(atan2(-ax, (ay * ay + az * az).squareRoot()))
+            let pitch = Self.degrees(atan2(ay, az))
+            #expect(rows[k][0] == raw[k][0], "time of row \(k)")  // x-io times are seconds from 0
+            #expect(abs(try #require(Double(rows[k][1])) - roll) <= 5e-7, "roll of row \(k)")
+            #expect(abs(try #require(Double(rows[k][2])) - pitch) <= 5e-7, "pitch of row \(k)")
+        }
+    }
+
+    @Test func defaultFusionOnXioStartsAtFirstSampleAndStaysLevelInSpin() throws {
+        let result = Self.run(["-i", TestPaths.dataset("xio-fusion-example/sensor_data.csv")])
+        #expect(result.status == .ok)
+        let rows = result.rows
+        // First row: initialised from the first accelerometer sample (0.001015204, −0.02045836,
+        // 0.9970807) g → roll −0.058325°, pitch −1.175445°.
+        #expect(rows[0] == ["0", "-0.058325", "-1.175445"])
+        // During the spin (row 6700 ≈ 67.5 s, ~200 °/s) the tilt stays within 3° of level.
+        let t = try #require(Double(rows[6_700][0]))
+        #expect(t > 66 && t < 69)
+        #expect(abs(try #require(Double(rows[6_700][1]))) < 3)
+        #expect(abs(try #require(Double(rows[6_700][2])) + 1.19) < 3)
+    }
+
+    @Test func nativeZeroVectorGivesEmptyFields() throws {
+        // Rows: zero vector (no data), flat, roll 30° (u = (−sin 30°, 0, cos 30°)).
+        let g = 9.80665
+        let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
+            + "1000000000,0,0,0,,,\n1010000000,0,0,\(g),,,\n"
+            + "1020000000,\(-0.5 * g),0,\(0.75.squareRoot() * g),,,\n"
+        let path = try Self.temporaryFile(text)
+        defer { unlink(path) }
+        let result = Self.run(["--input", path, "--method", "accel", "--format", "native"])
+        #expect(result.status == .ok)
+        #expect(result.out == "time_s,roll_deg,pitch_deg\n0,,\n0.01,0.000000,0.000000\n0.02,30.000000,0.000000\n")
+    }
+
+    @Test func errorsUseTheRightExitStatus() throws {
+        var r = Self.run(["--input", "/nonexistent/recording.csv"])
+        #expect(r.status == .noInput && r.err.contains("/nonexistent/recording.csv"))
+        r = Self.run([])
+        #expect(r.status == .usage)
+        r = Self.run(["--input", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--method", "kalman"])
+        #expect(r.status == .usage)
+        r = Self.run(["--input", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--gain", "fast"])
+        #expect(r.status == .usage)
+
+        let bad = try Self.temporaryFile("timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n0,0,0,9.8,,,\n10,0,zero,9.8,,,\n")
+        defer { unlink(bad) }
+        r = Self.run(["--input", bad])
+        #expect(r.status == .dataError)
+        #expect(r.err.contains("\(bad):3:") && r.err.contains("accel_y"))
+        #expect(r.out.isEmpty)
+        // Forcing a format the header does not match: line 1.
+        r = Self.run(["--input", bad, "--format", "xio"])
+        #expect(r.status == .dataError && r.err.contains("\(bad):1:"))
+    }
+
+    @Test func autoFormatReadsEveryDataset() {
+        for (path, rows) in [("ncsu-airbrakes-six-orientations/yminus.csv", 1_384),
+                             ("xio-gait-tracking-short-walk/short_walk.csv", 16_539)] {
+            let r = Self.run(["--input", TestPaths.dataset(path), "--lowpass-hz", "10", "--method", "complementary", "--gain", "1"])
+            #expect(r.status == .ok, "\(path): \(r.err)")
+            #expect(r.rows.count == rows, "\(path)")
+            #expect(!r.out.contains("nan") && !r.out.contains(",,"), "\(path)")
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import CarouselEngine
+import CarouselProtocol
+import IIOSensors
+import MotionFusion
+import Testing
+@testable import CarouselDaemon
+
+/// A tilt pipeline that answers every sample with a scripted roll (degrees).
+final class ScriptedTilt: TiltPipeline {
+    var roll: Double = 0
+    var recentered = 0
+    func process(_ sample: IMUSample) -> TiltReading? {
+        TiltReading(rollDegrees: roll, pitchDegrees: 0, driveDegrees: roll)
+    }
+    func recenter() -> Bool { recentered += 1; roll = 0; return true }
+}
+
+/// Drives a `DaemonCore` with a scripted clock (nanoseconds) and reads what each client got.
+struct CoreHarness {
+    static let ms: Int64 = 1_000_000
+    let core: DaemonCore
+    let tilt = ScriptedTilt()
+    var now: Int64 = 1_000_000_000
+    var nextID = 1
+
+    /// viewport 375 × 200, item 250 × 160, spacing 10: pitch p = 260 points; 10 items.
+    init(limits: DaemonCore.Limits = DaemonCore.Limits()) {
+        let geometry = CarouselGeometry(viewport: CarouselSize(width: 375, height: 200),
+                                        item: CarouselSize(width: 250, height: 160), spacing: 10, count: 10)
+        core = DaemonCore(engine: CarouselEngine(configuration: CarouselConfiguration(geometry: geometry), time: 0),
+                          tiltPipeline: tilt, limits: limits, sensorStatus: .replay, now: now)
+    }
+
+    mutating func connect(control: Bool = true) -> ClientID {
+        let id = ClientID(nextID)
+        nextID += 1
+        core.clientConnected(id, credentials: PeerCredentials(pid: 1, uid: control ? 0 : 65534, gid: 0),
+                             mayControl: control, now: now)
+        return id
+    }
+
+    func send(_ line: String, from id: ClientID) {
+        core.received(Array((line + "\n").utf8), from: id, now: now)
+    }
+
+    /// Takes everything queued for `id` (as if the socket accepted it all) and parses each line.
+    func read(_ id: ClientID) -> [JSONValue] {
+        let bytes = Array(core.pendingOutput(for: id))
+        core.wrote(bytes.count, to: id, blocked: false, now: now)
+        return bytes.split(separator: 0x0A).compactMap { try? JSONParser.parse($0) }
+    }
+
+    /// Advances the clock to each deadline until `until`, reading `id` after each tick.
+    mutating func run(until end: Int64, reading id: ClientID) -> [(Int64, JSONValue)] {
+        var got: [(Int64, JSONValue)] = []
+        while let d = core.nextDeadline, d <= end {
+            now = max(now, d)
+            core.tick(now: now)
+            for v in read(id) { got.append((now, v)) }
+        }
+        now = end
+        return got
+    }
+}
+
+@Suite struct DaemonCoreTests {
+    @Test func greetingThenWatchGivesWatchAndOneState() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        #expect(h.read(c) == [try JSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":0}"#)])
+        #expect(!h.core.needsSamples)
+        h.send(#"{"cmd":"watch","max_rate_hz":500}"#, from: c)
+        let got = h.read(c)
+        #expect(got.count == 2)
+        // The server caps the rate at its max_rate_hz (60).
+        #expect(got[0] == (try JSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#)))
+        #expect(got[1]["class"] == .string("STATE"))
+        #expect(got[1]["index"] == .number(0))
+        #expect(got[1]["offset"] == .number(0))
+        #expect(got[1]["phase"] == .string("idle"))
+        #expect(got[1]["count"] == .number(10))
+        #expect(got[1]["sensor"] == .string("replay"))
+        #expect(got[1]["tilt"] == (try JSONParser.parse(#"{"roll_deg":0,"pitch_deg":0,"enabled":true}"#)))
+        #expect(h.core.needsSamples)
+        // Idle: nothing due, nothing sent.
+        #expect(h.core.nextDeadline == nil)
+        h.core.tick(now: h.now + 500 * CoreHarness.ms)
+        #expect(h.read(c).isEmpty)
+    }
+
+    @Test func scrollToAnimatesAtFrameRateAndEndsCenteredWithIndex() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        h.send(#"{"cmd":"scroll_to","index":3,"animated":true}"#, from: c)
+        let first = h.read(c)
+        #expect(first.first == (try JSONParser.parse(#"{"class":"ACK","cmd":"scroll_to"}"#)))
+        let got = h.run(until: h.now + 5_000 * CoreHarness.ms, reading: c)
+        let states = got.filter { $0.1["class"] == .string("STATE") }
+        #expect(states.count > 5)
+        // Never two STATEs closer than 1/60 s.
+        for (a, b) in zip(states, states.dropFirst()) { #expect(b.0 - a.0 >= 16_666_666) }
+        let seqs = states.compactMap { $0.1["seq"]?.doubleValue }
+        #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
+        let last = try #require(states.last?.1)
+        #expect(last["phase"] == .string("idle"))
+        #expect(last["index"] == .number(3))
+        #expect(last["offset"] == .number(780)) // 3 · p, p = 260
+        #expect(last["position"] == .number(3))
+        #expect(last["velocity"] == .number(0))
+        let index = got.filter { $0.1["class"] == .string("INDEX") }.map(\.1)
+        #expect(index == [try JSONParser.parse(#"{"class":"INDEX","index":3,"previous":0}"#)])
+        // At rest: no more wake-ups.
+        #expect(h.core.nextDeadline == nil)
+    }
+
+    @Test func slowWatcherGetsOnlyTheNewestStateAndOthersAreNotHeldBack() throws {
+        var h = CoreHarness()
+        let slow = h.connect()
+        let fast = h.connect()
+        for c in [slow, fast] { h.send(#"{"cmd":"watch"}"#, from: c) }
+        _ = h.read(fast)
+        // The slow client's socket is full: its WATCH and first STATE are still queued.
+        h.core.wrote(0, to: slow, blocked: true, now: h.now)
+        let queued = h.core.pendingOutput(for: slow).count
+        h.send(#"{"cmd":"scroll_to","index":2,"animated":true}"#, from: fast)
+        let fastGot = h.run(until: h.now + 300 * CoreHarness.ms, reading: fast)
+        #expect(fastGot.filter { $0.1["class"] == .string("STATE") }.count >= 10)
+        // Nothing more was queued for the slow client while it was blocked.
+        #expect(h.core.pendingOutput(for: slow).count == queued)
+        // It drains: after its old lines, exactly one more STATE, the newest (a seq gap).
+        let drained = h.read(slow)
+        #expect(drained.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("STATE")])
+        let after = h.read(slow)
+        #expect(after.count == 1)
+        let newestSeq = fastGot.last { $0.1["class"] == .string("STATE") }?.1["seq"]
+        #expect(after.first?["seq"] == newestSeq)
+    }
+
+    @Test func rateLimitedWatcherGetsTheLateStateAtTheEndOfItsInterval() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"watch","max_rate_hz":10}"#, from: c)
+        #expect(h.read(c).first?["max_rate_hz"] == .number(10))
+        let start = h.now
+        h.now += 10 * CoreHarness.ms
+        h.send(#"{"cmd":"set_count","count":4}"#, from: c)
+        // The change came 10 ms after the last STATE: only the ACK now, the STATE at +100 ms.
+        #expect(h.read(c).map { $0["class"] } == [.string("ACK")])
+        #expect(h.core.nextDeadline == start + 100 * CoreHarness.ms)
+        let got = h.run(until: start + 200 * CoreHarness.ms, reading: c)
+        #expect(got.count == 1)
+        #expect(got.first?.0 == start + 100 * CoreHarness.ms)
+        #expect(got.first?.1["count"] == .number(4))
+    }
+
+    @Test func controlCommandsNeedRights() throws {
+        var h = CoreHarness()
+        let c = h.connect(control: false)
+        _ = h.read(c)
+        h.send(#"{"cmd":"set_count","count":3}"#, from: c)
+        let e = try #require(h.read(c).first)
+        #expect(e["class"] == .string("ERROR"))
+        #expect(e["code"] == .string("not_allowed"))
+        #expect(e["cmd"] == .string("set_count"))
+        h.send(#"{"cmd":"poll"}"#, from: c)
+        let p = try #require(h.read(c).first)
+        #expect(p["class"] == .string("STATE"))
+        #expect(p["count"] == .number(10))
+    }
+
+    @Test func badInputKeepsTheConnectionAndTooLongClosesIt() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send("{nope", from: c)
+        h.send(#"{"cmd":"jump"}"#, from: c)
+        h.send(#"{"cmd":"scroll_to","index":10}"#, from: c)
+        let errors = h.read(c)
+        #expect(errors.map { $0["code"] } == [.string("bad_json"), .string("unknown_cmd"), .string("bad_field")])
+        #expect(errors[2]["message"] == .string("field 'index': 10 is out of range 0..<10"))
+        h.send(#"{"cmd":"poll"}"#, from: c)
+        #expect(h.read(c).first?["class"] == .string("STATE"))
+        h.core.received([UInt8](repeating: 0x41, count: 65537), from: c, now: h.now)
+        let tooLong = h.read(c)
+        #expect(tooLong.first?["code"] == .string("too_long"))
+        #expect(h.core.isClosing(c))
+        h.send(#"{"cmd":"poll"}"#, from: c)
+        #expect(h.read(c).isEmpty)
+    }
+
+    @Test func extraConnectionGetsTooManyClients() throws {
+        var h = CoreHarness(limits: DaemonCore.Limits(maxClients: 2))
+        let a = h.connect(), b = h.connect(), extra = h.connect()
+        #expect(h.read(a).first?["class"] == .string("VERSION"))
+        #expect(h.read(b).first?["class"] == .string("VERSION"))
+        let e = h.read(extra)
+        #expect(e.count == 1)
+        #expect(e.first?["code"] == .string("too_many_clients"))
+        #expect(h.core.isClosing(extra))
+        // It lingers at most 2 s for the client's EOF, then the shell closes it.
+        #expect(h.core.expiredLingering(now: h.now + 2_000_000_000) == [extra])
+    }
+
+    @Test func clientOverTheOutputBoundIsDropped() throws {
+        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 4096))
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"samples"}"#, from: c)
+        #expect(h.read(c).first?["class"] == .string("ACK"))
+        h.core.wrote(0, to: c, blocked: true, now: h.now)
+        let sample = IMUSample(timestampNanoseconds: 5, accel: Vector3(0, 0, 9.81), gyro: nil)
+        h.core.samplesArrived([IMUSample](repeating: sample, count: 10), now: h.now)
+        #expect(!h.core.shouldClose(c))
+        let line = try JSONParser.parse(Array(h.core.pendingOutput(for: c).split(separator: 0x0A)[0]))
+        #expect(line == (try JSONParser.parse(#"{"class":"SAMPLE","time_ns":5,"accel":[0,0,9.81],"gyro":null}"#)))
+        h.core.samplesArrived([IMUSample](repeating: sample, count: 100), now: h.now)
+        #expect(h.core.shouldClose(c))
+    }
+
+    @Test func tiltDrivesTheOffsetAndRestsOnACenteredItem() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        // roll −14° with dead zone 3°, max 25°: speed = 3 · 260 · (11 / 22) = 390 pt/s toward higher indices.
+        h.tilt.roll = -14
+        h.now += 100 * CoreHarness.ms
+        let sample = IMUSample(timestampNanoseconds: 0, accel: Vector3(0, 0, 9.81))
+        h.core.samplesArrived([sample], now: h.now)
+        let first = h.read(c)
+        #expect(first.first?["phase"] == .string("tilting"))
+        #expect(first.first?["tilt"]?["roll_deg"] == .number(-14))
+        let t0 = h.now
+        // Stop at 0.9 s: offset 351 pt, position 1.35, so the snap goes back to item 1.
+        let moving = h.run(until: t0 + 900 * CoreHarness.ms, reading: c)
+        #expect(moving.count >= 50)
+        for (_, state) in moving {
+            // offset = 390 pt/s · elapsed, exactly integrated by the engine.
+            let elapsed = Double(Int64(state["time_ns"]?.doubleValue ?? 0) - t0) * 1e-9
+            #expect(abs((state["offset"]?.doubleValue ?? -1) - 390 * elapsed) < 1e-6)
+            #expect(state["velocity"] == .number(390))
+        }
+        h.tilt.roll = 0
+        h.core.samplesArrived([sample], now: h.now)
+        let rest = h.run(until: h.now + 3_000 * CoreHarness.ms, reading: c).map(\.1)
+        let lastState = try #require(rest.last { $0["class"] == .string("STATE") })
+        #expect(lastState["phase"] == .string("idle"))
+        #expect(lastState["index"] == .number(1))
+        #expect(lastState["offset"] == .number(260))
+        #expect(rest.contains(try JSONParser.parse(#"{"class":"INDEX","index":1,"previous":0}"#)))
+    }
+
+    @Test func smallTiltChangesAreNotChanges() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        let sample = IMUSample(timestampNanoseconds: 0, accel: Vector3(0, 0, 9.81))
+        h.tilt.roll = 1.0 // inside the dead zone: nothing moves
+        h.now += 100 * CoreHarness.ms
+        h.core.samplesArrived([sample], now: h.now)
+        #expect(h.read(c).first?["tilt"]?["roll_deg"] == .number(1))
+        h.tilt.roll = 1.09
+        h.now += 100 * CoreHarness.ms
+        h.core.samplesArrived([sample], now: h.now)
+        #expect(h.read(c).isEmpty)
+        h.tilt.roll = 1.1
+        h.now += 100 * CoreHarness.ms
+        h.core.samplesArrived([sample], now: h.now)
+        #expect(h.read(c).first?["tilt"]?["roll_deg"] == .number(1.1))
+    }
+
+    @Test func sensorStatusChangeSendsSensorAndState() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        h.now += 100 * CoreHarness.ms
+        h.core.sensorChanged(status: .absent, name: nil, message: "no IIO accelerometer", now: h.now)
+        let got = h.read(c)
+        #expect(got.first == (try JSONParser.parse(#"{"class":"SENSOR","status":"absent","message":"no IIO accelerometer"}"#)))
+        #expect(got.dropFirst().first?["sensor"] == .string("absent"))
+    }
+
+    @Test func statusCountsClientsAndWatchers() throws {
+        var h = CoreHarness()
+        let a = h.connect(), b = h.connect(control: false)
+        h.send(#"{"cmd":"watch"}"#, from: a)
+        h.core.configPath = "/etc/carouseld/carouseld.conf"
+        h.now += 2_500 * CoreHarness.ms
+        h.send(#"{"cmd":"status"}"#, from: b)
+        let s = try #require(h.read(b).last)
+        #expect(s["class"] == .string("STATUS"))
+        #expect(s["clients"] == .number(2))
+        #expect(s["watchers"] == .number(1))
+        #expect(s["uptime_s"] == .number(2.5))
+        #expect(s["sensor"] == .string("replay"))
+        #expect(s["config_path"] == .string("/etc/carouseld/carouseld.conf"))
+    }
+}
