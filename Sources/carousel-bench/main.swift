@@ -10,6 +10,7 @@ usage: carousel-bench engine|fusion|daemon|all [--json] [--runs N] [--carouseld 
   daemon   sample-to-STATE latency, CPU with 256 watchers, idle wake-ups, RSS, start-up to READY
   --json   one JSON object per measurement (name, unit, value, runs, median, min, max)
   --runs N measured runs per figure (default 7; a warm-up precedes them)
+  --samples N  fusion samples per run (default 2,000,000; lower it under valgrind)
   --carouseld PATH  the daemon binary to measure (default: carouseld next to this binary)
 
 """
@@ -24,6 +25,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var json = false
 var runs = 7
 var carouseldPath: String?
+var fusionSamples = 2_000_000
 var commands: [String] = []
 while !arguments.isEmpty {
     let a = arguments.removeFirst()
@@ -39,6 +41,12 @@ while !arguments.isEmpty {
         guard let v = arguments.first else { fail("--carouseld needs a path\n" + usage, status: 64) }
         arguments.removeFirst()
         carouseldPath = v
+    case "--samples":
+        guard let v = arguments.first.flatMap({ Int($0) }), v >= 1 else {
+            fail("--samples needs a positive integer\n" + usage, status: 64)
+        }
+        arguments.removeFirst()
+        fusionSamples = v
     case "-h", "--help":
         print(usage, terminator: "")
         exit(0)
@@ -52,7 +60,7 @@ let reporter = Reporter(json: json)
 var status: Int32 = 0
 for command in commands {
     if command == "engine" || command == "all" { EngineBench(reporter: reporter, runs: runs).run() }
-    if command == "fusion" || command == "all" { FusionBench(reporter: reporter, runs: runs).run() }
+    if command == "fusion" || command == "all" { FusionBench(reporter: reporter, runs: runs, samplesPerRun: fusionSamples).run() }
     if command == "daemon" || command == "all" {
         do {
             try DaemonBench(reporter: reporter, runs: runs, carouseldPath: carouseldPath).run()
