@@ -11,8 +11,8 @@ import Glibc
 /// - sample-to-STATE latency with 1 and 16 watchers: a scan written to the PTY behind the
 ///   mocked accelerometer's `/dev/iio:device0` (the moment the sample becomes readable) until
 ///   the STATE line's `recv` returns in each client. Samples are 30 ms apart (more than
-///   1/max_rate_hz = 16.7 ms) and alternate the roll between 0° and 10°, so each changes the
-///   published tilt by far more than 0.1°: the publishing rule sends each at once. Tilt does not
+///   1/max_rate_hz = 16.7 ms) and follow a 20° sine of 20 samples, so each changes the
+///   published tilt by about 1° or more (> 0.1°): the publishing rule sends each at once. Tilt does not
 ///   drive the carousel during this test (`[tilt] enabled = no`), so no animation frame can
 ///   take a sample's slot;
 /// - CPU with 256 watchers at 60 Hz: tilt enabled, 20° roll streamed at 100 Hz on a cyclic
@@ -91,7 +91,11 @@ struct DaemonBench {
             reporter.report(Measurement(name: "daemon.latency_p50.watchers_\(watchers)", unit: "µs", samples: p50))
             reporter.report(Measurement(name: "daemon.latency_p99.watchers_\(watchers)", unit: "µs", samples: p99,
                                         target: "≤ 1000", check: { $0 <= 1000 }))
-            if missing > 0 { reporter.note("latency, \(watchers) watchers: \(missing) samples produced no STATE within 1 s") }
+            if missing > 0 {
+                reporter.note("latency, \(watchers) watcher(s): \(missing) of \(runs * samplesPerRun) samples produced no STATE of their "
+                              + "own within 1 s (the daemon read them only together with the next sample); p50/p99 are over "
+                              + "the samples that did")
+            }
         }
 
         let (cpu, statesPerSecond) = try manyWatchers(256, socketPath: socketPath, mock: mock, probe: probe)
@@ -170,13 +174,24 @@ struct DaemonBench {
         for c in clients { try c.watch(maxRateHz: 60) }
         var p50: [Double] = [], p99: [Double] = []
         var missing = 0
-        var roll = 0.0
+        var phase = 0
+        let debug = getenv("CAROUSEL_BENCH_DEBUG") != nil
+        let sampleClient = debug ? try WatchClient(socketPath: socketPath) : nil
+        if let sampleClient {
+            try sampleClient.send("{\"cmd\":\"samples\",\"enable\":true}")
+            _ = try sampleClient.waitFor(class: "ACK", timeoutSeconds: 5)
+        }
         // One warm-up run (the buffer is just enabled, the estimator starts), then `runs` runs.
         for run in 0..<(runs + 1) {
             var latencies: [Double] = []
             for _ in 0..<samplesPerRun {
                 for c in clients { c.drain(); _ = c.takeLines() }
-                roll = roll == 0 ? 10 : 0
+                // A 20° sine of 20 samples (1.67 Hz at 30 ms spacing): well inside the 5 Hz
+                // low-pass, and even at its peaks each step moves the roll by about 1°, ten times
+                // the publishing threshold. (Alternating two values would not do: the
+                // Butterworth biquad has its zero at Nyquist and cancels that pattern.)
+                phase += 1
+                let roll = 20 * sin(2 * Double.pi * Double(phase % 20) / 20)
                 let written = try mock.push(rollDegrees: roll)
                 var arrival = [Int64?](repeating: nil, count: count)
                 let deadline = written + 1_000_000_000
@@ -194,6 +209,16 @@ struct DaemonBench {
                     }
                 }
                 if arrival.contains(where: { $0 == nil }) { missing += 1 }
+                if debug, let sampleClient {
+                    usleep(5000)
+                    sampleClient.drain()
+                    for l in sampleClient.takeLines() where l.text.contains("SAMPLE") {
+                        let t = "  SAMPLE +\((l.at - written) / 1000) µs \(l.text)\n"
+                        _ = t.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+                    }
+                    let text = "sample phase \(phase % 20) roll \(roll): \(arrival.map { $0.map { String(($0 - written) / 1000) } ?? "none" })\n"
+                    _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+                }
                 latencies += arrival.compactMap { $0.map { Double($0 - written) / 1000 } }
                 // Space samples 30 ms apart (more than 1/max_rate_hz).
                 let next = written + 30_000_000

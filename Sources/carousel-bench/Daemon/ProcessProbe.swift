@@ -56,8 +56,7 @@ struct ProcessProbe {
     /// The number after `name:` in a /proc status text (units such as `kB` ignored).
     static func field(_ text: String, _ name: String) -> Int64? {
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let value = line.dropFirst(name.count + 1).split(separator: " ", omittingEmptySubsequences: true)
-                .first.map { $0.trimmingTabs() }
+            let value = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
             return value.flatMap { Int64($0) }
         }
         return nil
@@ -77,15 +76,5 @@ struct ProcessProbe {
             bytes += chunk[0..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing tabs and spaces (/proc pads with tabs).
-    func trimmingTabs() -> Substring {
-        var s = self
-        while let c = s.first, c == "\t" || c == " " { s = s.dropFirst() }
-        while let c = s.last, c == "\t" || c == " " { s = s.dropLast() }
-        return s
     }
 }
