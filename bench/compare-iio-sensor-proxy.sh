@@ -277,7 +277,7 @@ try:
               f"RSS {r['rss_mb'] / base['rss_mb']:.2f}  latency median {r['lat_med'] / base['lat_med']:.2f}")
     if os.environ.get("COMPARE_JSON"):
         for r in rows:
-            key = r["name"].replace(" ", "_").replace("(", "").replace(")", "").replace(".", "_")
+            key = r["name"].replace(",", "").replace(" ", "_").replace("(", "").replace(")", "").replace(".", "_")
             for field, unit in (("cpu_ms_per_min", "ms/min"), ("rss_mb", "MB"), ("hwm_mb", "MB"),
                                 ("lat_med", "ms"), ("lat_p90", "ms"), ("lat_max", "ms")):
                 print(json.dumps({"name": f"compare.{key}.{field}", "unit": unit, "value": round(r[field], 3)}))
