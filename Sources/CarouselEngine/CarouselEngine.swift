@@ -11,7 +11,7 @@
 public struct CarouselEngine: Sendable {
     /// The configuration in effect (geometry and tilt settings follow runtime changes).
     public internal(set) var configuration: CarouselConfiguration
-    /// Logical content offset, points; unwrapped while moving in cyclic mode.
+    /// Logical content offset, points (cyclic: normalised into one cycle after every step).
     var offset: Double
     /// Engine time, seconds.
     var time: Double

@@ -1,9 +1,10 @@
 /// Arithmetic of cyclic (wrapping) carousels.
 ///
-/// Offsets are kept *unwrapped* while something moves, so a drag or an animation crosses the
-/// seam without a jump, and are normalised into `[0, count · p)` by shifting every stored offset
-/// by the same whole number of cycles (the layout at `offset` equals the layout at
-/// `offset ± k · count · p`, so the shift is invisible). Visible items are enumerated by unwrapped
+/// Drags and motions are computed in one unbounded coordinate, so they cross the seam without a
+/// jump; after every input and `advance` the engine normalises the offset into `[0, count · p)`
+/// by shifting *every* stored offset (drag anchor, motion start and target, resting offset) by
+/// the same whole number of cycles. The layout at `offset` equals the layout at
+/// `offset ± k · count · p`, so the shift is invisible. Visible items are enumerated by unwrapped
 /// slot `s`: the logical index is `s mod count` and the instance `floor(s / count)`.
 ///
 /// Too few items to fill the viewport (`count · p` shorter than the visible span): the same

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// UIScrollView's deceleration model: the velocity is multiplied by `rate` every millisecond
 /// (`decelerationRate`, 0.998 normal, 0.99 fast), i.e. `v(t) = v0 · rate^(1000 t)`.
 ///
@@ -16,19 +8,19 @@ public enum Deceleration {
     /// The offset where a release at `offset` (points) with `velocity` (pt/s) comes to rest.
     /// A rate outside (0, 1) is clamped into it, so the result is always finite.
     public static func restOffset(from offset: Double, velocity: Double, rate: Double) -> Double {
-        offset - velocity / (1000 * log(clampedRate(rate)))
+        offset - velocity / (1000 * naturalLog(clampedRate(rate)))
     }
 
     /// The offset `seconds` after a release, by the closed form above.
     public static func offset(after seconds: Double, from offset: Double, velocity: Double, rate: Double) -> Double {
         let r = clampedRate(rate)
-        let lnR = 1000 * log(r)
-        return offset + velocity * (exp(lnR * max(seconds, 0)) - 1) / lnR
+        let lnR = 1000 * naturalLog(r)
+        return offset + velocity * (exponential(lnR * max(seconds, 0)) - 1) / lnR
     }
 
     /// The velocity (pt/s) `seconds` after a release.
     public static func velocity(after seconds: Double, velocity: Double, rate: Double) -> Double {
-        velocity * exp(1000 * log(clampedRate(rate)) * max(seconds, 0))
+        velocity * exponential(1000 * naturalLog(clampedRate(rate)) * max(seconds, 0))
     }
 
     @inlinable static func clampedRate(_ rate: Double) -> Double {

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A motion toward a target offset that lands exactly on it: either an exponential
 /// deceleration (a release moving toward its target) or a critically damped spring (snaps,
 /// animations, releases moving away from their target). Both are closed forms of the start
@@ -89,20 +81,20 @@ public struct DecelerationMotion: Hashable, Sendable {
         self.target = target
         rate = min(max(startVelocity / distance, Self.minimumRate), Self.maximumRate)
         let stopDistance = SnapMotion.speedTolerance / rate
-        duration = abs(distance) > stopDistance ? log(abs(distance) / stopDistance) / rate : 0
+        duration = abs(distance) > stopDistance ? naturalLog(abs(distance) / stopDistance) / rate : 0
     }
 
     public func offset(at time: Double) -> Double {
         let tau = time - startTime
         if tau >= duration { return target }
         if tau <= 0 { return startOffset }
-        return target - (target - startOffset) * exp(-rate * tau)
+        return target - (target - startOffset) * exponential(-rate * tau)
     }
 
     public func velocity(at time: Double) -> Double {
         let tau = time - startTime
         if tau >= duration { return 0 }
-        return rate * (target - startOffset) * exp(-rate * max(tau, 0))
+        return rate * (target - startOffset) * exponential(-rate * max(tau, 0))
     }
 
     public func isFinished(at time: Double) -> Bool { time - startTime >= duration }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A motion from `startOffset` (moving at `startVelocity`) to `target`: a critically damped
 /// spring in closed form, `x(τ) = target + (A + B τ) e^(−ω τ)` with `A = x0 − target` and
 /// `B = v0 + ω A`, so the velocity is continuous at the start.
@@ -80,8 +72,8 @@ public struct SnapMotion: Hashable, Sendable {
     private var a: Double { startOffset - target }
     private var b: Double { startVelocity + omega * a }
 
-    private func displacement(_ tau: Double) -> Double { (a + b * tau) * exp(-omega * tau) }
-    private func speed(_ tau: Double) -> Double { (b - omega * (a + b * tau)) * exp(-omega * tau) }
+    private func displacement(_ tau: Double) -> Double { (a + b * tau) * exponential(-omega * tau) }
+    private func speed(_ tau: Double) -> Double { (b - omega * (a + b * tau)) * exponential(-omega * tau) }
 
     private func settleDuration() -> Double {
         guard omega > 0, startOffset.isFinite, target.isFinite else { return 0 }

@@ -54,6 +54,10 @@ public final class UmockdevProcess {
         if let testbed {
             env["UMOCKDEV_DIR"] = testbed.rootDirectory
             env["LD_PRELOAD"] = "libumockdev-preload.so.0"
+        } else {
+            // umockdev_testbed_new() sets UMOCKDEV_DIR in the test runner; a child meant to see
+            // the real system must not inherit it.
+            env["UMOCKDEV_DIR"] = nil
         }
         for (k, v) in extra { env[k] = v }
 

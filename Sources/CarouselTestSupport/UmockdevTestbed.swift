@@ -51,6 +51,34 @@ public final class UmockdevTestbed {
         }
         rootDirectory = String(cString: root)
         g_free(root)
+        provideDevtmpfsHint()
+    }
+
+    /// libudev (systemd ≥ 248) turns a `udev` monitor into a deaf one when udevd seems absent:
+    /// no `/run/udev/control` and `/dev` not a devtmpfs (containers). umockdev's preload library
+    /// redirects `/proc/…` to the testbed when the file exists there, so the testbed gets a copy
+    /// of `/proc/self/mountinfo` whose `/dev` line says devtmpfs; hotplug tests then behave the
+    /// same in a container as on a host. Nothing is written when udevd is running.
+    private func provideDevtmpfsHint() {
+        guard access("/run/udev/control", F_OK) != 0, let mountinfo = readTextFile("/proc/self/mountinfo") else { return }
+        let lines = mountinfo.split(separator: "\n").map { line -> String in
+            // Fields: id parent major:minor root mountpoint options [optional…] - fstype source super
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > 6, fields[4] == "/dev", let dash = fields.firstIndex(of: "-"), dash + 2 < fields.count else {
+                return String(line)
+            }
+            var f = fields
+            f[dash + 1] = "devtmpfs"
+            return f.joined(separator: " ")
+        }
+        let dir = rootDirectory + "/proc/self"
+        mkdir(rootDirectory + "/proc", 0o755)
+        mkdir(dir, 0o755)
+        let fd = open(dir + "/mountinfo", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(testbed)) }

@@ -37,6 +37,18 @@ enum Mock {
         return r
     }
 
+    /// Names in a directory, sorted, without `.` and `..`.
+    static func files(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// Parses `--json` output.
     static func json(_ text: String) throws -> [[String: Any]] {
         let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
@@ -53,19 +65,14 @@ enum Mock {
     }
 }
 
-/// Little- and big-endian encodings of scan fields.
-enum Scan {
-    static func le(_ v: Int64, bytes: Int) -> [UInt8] {
-        (0..<bytes).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: v) >> (8 * UInt64($0))) }
-    }
-    static func be(_ v: Int64, bytes: Int) -> [UInt8] { le(v, bytes: bytes).reversed() }
-    /// A 16-bit value in the low half of a 32-bit little-endian word, junk in the high half
-    /// (HID sensor hubs with 32-bit reports).
-    static func le16in32(_ v: Int64, junk: UInt16 = 0xBEEF) -> [UInt8] {
-        le(v, bytes: 2) + le(Int64(junk), bytes: 2)
-    }
-    /// A 12-bit value left-aligned in 16 bits (`s12/16>>4`) with junk in the low nibble.
-    static func s12(_ v: Int64, junk: Int64 = 0x5) -> Int64 { (v << 4) | junk }
+/// Scan field encodings (shared with other suites through CarouselTestSupport).
+typealias Scan = UmockdevScanShort
+
+enum UmockdevScanShort {
+    static func le(_ v: Int64, bytes: Int) -> [UInt8] { UmockdevScan.le(v, bytes: bytes) }
+    static func be(_ v: Int64, bytes: Int) -> [UInt8] { UmockdevScan.be(v, bytes: bytes) }
+    static func le16in32(_ v: Int64) -> [UInt8] { UmockdevScan.le16in32(v) }
+    static func s12(_ v: Int64) -> Int64 { UmockdevScan.leftAligned12(v) }
 }
 
 /// `a ≈ b` per component within `tolerance`.

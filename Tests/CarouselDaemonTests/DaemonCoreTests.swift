@@ -44,15 +44,15 @@ struct CoreHarness {
     }
 
     /// Takes everything queued for `id` (as if the socket accepted it all) and parses each line.
-    func read(_ id: ClientID) -> [JSONValue] {
+    func read(_ id: ClientID) -> [WireJSON] {
         let bytes = Array(core.pendingOutput(for: id))
         core.wrote(bytes.count, to: id, blocked: false, now: now)
-        return bytes.split(separator: 0x0A).compactMap { try? JSONParser.parse($0) }
+        return bytes.split(separator: 0x0A).compactMap { try? WireJSONParser.parse($0) }
     }
 
     /// Advances the clock to each deadline until `until`, reading `id` after each tick.
-    mutating func run(until end: Int64, reading id: ClientID) -> [(Int64, JSONValue)] {
-        var got: [(Int64, JSONValue)] = []
+    mutating func run(until end: Int64, reading id: ClientID) -> [(Int64, WireJSON)] {
+        var got: [(Int64, WireJSON)] = []
         while let d = core.nextDeadline, d <= end {
             now = max(now, d)
             core.tick(now: now)
@@ -67,20 +67,20 @@ struct CoreHarness {
     @Test func greetingThenWatchGivesWatchAndOneState() throws {
         var h = CoreHarness()
         let c = h.connect()
-        #expect(h.read(c) == [try JSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":0}"#)])
+        #expect(h.read(c) == [try WireJSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":0}"#)])
         #expect(!h.core.needsSamples)
         h.send(#"{"cmd":"watch","max_rate_hz":500}"#, from: c)
         let got = h.read(c)
         #expect(got.count == 2)
         // The server caps the rate at its max_rate_hz (60).
-        #expect(got[0] == (try JSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#)))
+        #expect(got[0] == (try WireJSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#)))
         #expect(got[1]["class"] == .string("STATE"))
         #expect(got[1]["index"] == .number(0))
         #expect(got[1]["offset"] == .number(0))
         #expect(got[1]["phase"] == .string("idle"))
         #expect(got[1]["count"] == .number(10))
         #expect(got[1]["sensor"] == .string("replay"))
-        #expect(got[1]["tilt"] == (try JSONParser.parse(#"{"roll_deg":0,"pitch_deg":0,"enabled":true}"#)))
+        #expect(got[1]["tilt"] == (try WireJSONParser.parse(#"{"roll_deg":0,"pitch_deg":0,"enabled":true}"#)))
         #expect(h.core.needsSamples)
         // Idle: nothing due, nothing sent.
         #expect(h.core.nextDeadline == nil)
@@ -96,7 +96,7 @@ struct CoreHarness {
         _ = h.read(c)
         h.send(#"{"cmd":"scroll_to","index":3,"animated":true}"#, from: c)
         let first = h.read(c)
-        #expect(first.first == (try JSONParser.parse(#"{"class":"ACK","cmd":"scroll_to"}"#)))
+        #expect(first.first == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"scroll_to"}"#)))
         let got = h.run(until: h.now + 5_000 * CoreHarness.ms, reading: c)
         let states = got.filter { $0.1["class"] == .string("STATE") }
         #expect(states.count > 5)
@@ -111,7 +111,7 @@ struct CoreHarness {
         #expect(last["position"] == .number(3))
         #expect(last["velocity"] == .number(0))
         let index = got.filter { $0.1["class"] == .string("INDEX") }.map(\.1)
-        #expect(index == [try JSONParser.parse(#"{"class":"INDEX","index":3,"previous":0}"#)])
+        #expect(index == [try WireJSONParser.parse(#"{"class":"INDEX","index":3,"previous":0}"#)])
         // At rest: no more wake-ups.
         #expect(h.core.nextDeadline == nil)
     }
@@ -215,8 +215,8 @@ struct CoreHarness {
         let sample = IMUSample(timestampNanoseconds: 5, accel: Vector3(0, 0, 9.81), gyro: nil)
         h.core.samplesArrived([IMUSample](repeating: sample, count: 10), now: h.now)
         #expect(!h.core.shouldClose(c))
-        let line = try JSONParser.parse(Array(h.core.pendingOutput(for: c).split(separator: 0x0A)[0]))
-        #expect(line == (try JSONParser.parse(#"{"class":"SAMPLE","time_ns":5,"accel":[0,0,9.81],"gyro":null}"#)))
+        let line = try WireJSONParser.parse(Array(h.core.pendingOutput(for: c).split(separator: 0x0A)[0]))
+        #expect(line == (try WireJSONParser.parse(#"{"class":"SAMPLE","time_ns":5,"accel":[0,0,9.81],"gyro":null}"#)))
         h.core.samplesArrived([IMUSample](repeating: sample, count: 100), now: h.now)
         #expect(h.core.shouldClose(c))
     }
@@ -252,7 +252,7 @@ struct CoreHarness {
         #expect(lastState["phase"] == .string("idle"))
         #expect(lastState["index"] == .number(1))
         #expect(lastState["offset"] == .number(260))
-        #expect(rest.contains(try JSONParser.parse(#"{"class":"INDEX","index":1,"previous":0}"#)))
+        #expect(rest.contains(try WireJSONParser.parse(#"{"class":"INDEX","index":1,"previous":0}"#)))
     }
 
     @Test func smallTiltChangesAreNotChanges() throws {
@@ -283,7 +283,7 @@ struct CoreHarness {
         h.now += 100 * CoreHarness.ms
         h.core.sensorChanged(status: .absent, name: nil, message: "no IIO accelerometer", now: h.now)
         let got = h.read(c)
-        #expect(got.first == (try JSONParser.parse(#"{"class":"SENSOR","status":"absent","message":"no IIO accelerometer"}"#)))
+        #expect(got.first == (try WireJSONParser.parse(#"{"class":"SENSOR","status":"absent","message":"no IIO accelerometer"}"#)))
         #expect(got.dropFirst().first?["sensor"] == .string("absent"))
     }
 

@@ -84,7 +84,7 @@ import Testing
 
     @Test func oneItemFillsTheViewWithCopies() {
         var e = makeEngine(narrowGeometry(count: 1, cyclic: true))
-        let items = e.visibleItems()
+        let items = onScreen(e.visibleItems(), e.geometry)
         #expect(items.map(\.index) == [0, 0, 0])
         #expect(items.map(\.instance) == [-1, 0, 1])
         #expect(items.map(\.center.x) == [-72.5, 187.5, 447.5])
@@ -105,8 +105,10 @@ import Testing
 
     @Test func twoItemsAlternate() {
         var e = makeEngine(narrowGeometry(count: 2, cyclic: true))
-        #expect(e.visibleItems().map(\.index) == [1, 0, 1])
-        #expect(e.visibleItems().map(\.instance) == [-1, 0, 0])
+        let items = onScreen(e.visibleItems(), e.geometry)
+        #expect(items.map(\.index) == [1, 0, 1])
+        #expect(items.map(\.instance) == [-1, 0, 0])
+        #expect(items.map(\.center.x) == [-72.5, 187.5, 447.5])
         e.scrollTo(index: 1, animated: true, at: 0)
         e.advance(to: 0.05)
         #expect(e.state.velocity > 0)           // a tie (one item either way) goes forward

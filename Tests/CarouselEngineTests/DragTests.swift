@@ -96,3 +96,38 @@ import Testing
         #expect(e.state.offset == (caught / 260 + 0.5).rounded(.down) * 260)
     }
 }
+
+@Suite struct AxisAndDirectionInputTests {
+    @Test func verticalDragMovesContentAgainstTheFinger() {
+        let g = CarouselGeometry(viewport: CarouselSize(width: 200, height: 600), item: CarouselSize(width: 160, height: 250),
+                                 spacing: 10, axis: .vertical, direction: .rightToLeft, count: 5)
+        var e = makeEngine(g)
+        e.dragBegan(location: 400, at: 0)
+        e.dragMoved(location: 300, at: 0.1)     // finger up 100, crossed at 390: content +90
+        #expect(e.state.offset == 90)
+    }
+
+    @Test func rightToLeftTapHitsTheMirroredItem() {
+        var e = makeEngine(narrowGeometry(direction: .rightToLeft), initialIndex: 1)
+        // Item 0 lies to the right in RTL: center 187.5 + 260 = 447.5, spanning 322.5…572.5.
+        e.tap(location: 340, at: 0)
+        e.advance(to: 3)
+        #expect(e.state.offset == 0)
+        // Item 1 is now to the left: center −72.5, spanning −197.5…52.5.
+        e.tap(location: 40, at: 3)
+        e.advance(to: 6)
+        #expect(e.state.offset == 260)
+    }
+
+    @Test func verticalTapUsesTheYCoordinate() {
+        let g = CarouselGeometry(viewport: CarouselSize(width: 200, height: 600), item: CarouselSize(width: 160, height: 250),
+                                 spacing: 10, axis: .vertical, count: 5)
+        var e = makeEngine(g)
+        // Item 1 is centered at y = 300 + 260, spanning 435…685; x across: 20…180.
+        e.tap(location: 450, cross: 30, at: 0)
+        e.advance(to: 3)
+        #expect(e.state.offset == 260)
+        e.tap(location: 300, cross: 190, at: 3)  // beside the cards
+        #expect(e.state.phase == .idle)
+    }
+}

@@ -31,3 +31,11 @@ let travelPerVelocity0998 = 0.4994998331664548
 func isClose(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool {
     abs(a - b) <= tolerance * max(1, abs(b))
 }
+
+/// The items whose untransformed frame meets the viewport (a style may return a few more).
+func onScreen(_ items: [ItemAttributes], _ g: CarouselGeometry) -> [ItemAttributes] {
+    items.filter {
+        abs($0.center.x - g.viewport.width / 2) < (g.viewport.width + $0.size.width) / 2
+            && abs($0.center.y - g.viewport.height / 2) < (g.viewport.height + $0.size.height) / 2
+    }
+}

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct JSONParserTests {
     @Test func parsesNestedValues() throws {
-        let v = try JSONParser.parse(#" {"a": [1, -2.5e1, true, null], "b": {"c": "x\ny\u00e9\ud83d\ude00"}} "#)
+        let v = try WireJSONParser.parse(#" {"a": [1, -2.5e1, true, null], "b": {"c": "x\ny\u00e9\ud83d\ude00"}} "#)
         #expect(v["a"] == .array([.number(1), .number(-25), .bool(true), .null]))
         #expect(v["b"]?["c"]?.stringValue == "x\nyé😀")
     }
@@ -19,43 +19,43 @@ import Testing
         ("\"\\ud800\"", 7, "unpaired surrogate"),
     ])
     func reportsOffsetAndReason(text: String, offset: Int, reason: String) {
-        #expect(throws: JSONParseError(offset: offset, reason: reason)) { try JSONParser.parse(text) }
+        #expect(throws: WireJSONParseError(offset: offset, reason: reason)) { try WireJSONParser.parse(text) }
     }
 
     @Test func refusesDeepNesting() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-        #expect(throws: JSONParseError(offset: 64, reason: "nested deeper than 64")) { try JSONParser.parse(deep) }
+        #expect(throws: WireJSONParseError(offset: 64, reason: "nested deeper than 64")) { try WireJSONParser.parse(deep) }
         let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
-        #expect((try? JSONParser.parse(ok)) != nil)
+        #expect((try? WireJSONParser.parse(ok)) != nil)
     }
 
     @Test func intValueOnlyForIntegralNumbers() {
-        #expect(JSONValue.number(3).intValue == 3)
-        #expect(JSONValue.number(3.5).intValue == nil)
-        #expect(JSONValue.number(-0.0).intValue == 0)
-        #expect(JSONValue.string("3").intValue == nil)
+        #expect(WireJSON.number(3).intValue == 3)
+        #expect(WireJSON.number(3.5).intValue == nil)
+        #expect(WireJSON.number(-0.0).intValue == 0)
+        #expect(WireJSON.string("3").intValue == nil)
     }
 
     @Test func objectEqualityIgnoresKeyOrder() {
-        #expect(JSONValue.object([("a", .number(1)), ("b", .null)]) == .object([("b", .null), ("a", .number(1))]))
-        #expect(JSONValue.object([("a", .number(1))]) != .object([("a", .number(2))]))
+        #expect(WireJSON.object([("a", .number(1)), ("b", .null)]) == .object([("b", .null), ("a", .number(1))]))
+        #expect(WireJSON.object([("a", .number(1))]) != .object([("a", .number(2))]))
     }
 }
 
 @Suite struct JSONWriterTests {
     @Test func normalisesNumbers() {
-        #expect(JSONWriter.format(-0.0) == "0")
-        #expect(JSONWriter.format(.nan) == "0")
-        #expect(JSONWriter.format(-.infinity) == "0")
-        #expect(JSONWriter.format(640) == "640")
-        #expect(JSONWriter.format(-3) == "-3")
-        #expect(JSONWriter.format(0.1) == "0.1")
-        #expect(JSONWriter.format(1e-5) == "1e-05")
-        #expect(JSONWriter.format(1e300) == "1e+300")
+        #expect(WireJSONWriter.format(-0.0) == "0")
+        #expect(WireJSONWriter.format(.nan) == "0")
+        #expect(WireJSONWriter.format(-.infinity) == "0")
+        #expect(WireJSONWriter.format(640) == "640")
+        #expect(WireJSONWriter.format(-3) == "-3")
+        #expect(WireJSONWriter.format(0.1) == "0.1")
+        #expect(WireJSONWriter.format(1e-5) == "1e-05")
+        #expect(WireJSONWriter.format(1e300) == "1e+300")
     }
 
     @Test func writesCompactObjectsWithEscapes() throws {
-        var w = JSONWriter()
+        var w = WireJSONWriter()
         w.beginObject()
         w.key("s"); w.string("q\"\\\n\u{01}é")
         w.key("a"); w.beginArray(); w.int(1); w.number(-0.0); w.null(); w.bool(false); w.endArray()
@@ -63,12 +63,12 @@ import Testing
         w.endObject()
         #expect(w.text == #"{"s":"q\"\\\n\u0001é","a":[1,0,null,false],"o":{}}"#)
         // What we write, we can read back.
-        #expect(try JSONParser.parse(w.text)["s"]?.stringValue == "q\"\\\n\u{01}é")
+        #expect(try WireJSONParser.parse(w.text)["s"]?.stringValue == "q\"\\\n\u{01}é")
     }
 
     @Test func formattedNumbersRoundTrip() throws {
         for x in [0.1, 1.0 / 3.0, 123456.789, -2.5e-7, 9_007_199_254_740_993.0, 1e22] {
-            #expect(try JSONParser.parse(JSONWriter.format(x)) == .number(x))
+            #expect(try WireJSONParser.parse(WireJSONWriter.format(x)) == .number(x))
         }
     }
 }

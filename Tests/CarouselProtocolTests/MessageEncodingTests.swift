@@ -33,7 +33,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         let line = state.encodedLine(itemsJSON: WireItem.encodeArray([item]))
         #expect(line.last == 0x0A)
         #expect(!text(line).contains("-0"))
-        let v = try JSONParser.parse(line.dropLast())
+        let v = try WireJSONParser.parse(line.dropLast())
         #expect(v["class"] == .string("STATE"))
         #expect(v["seq"] == .number(7))
         #expect(v["time_ns"] == .number(123_456_789))
@@ -48,7 +48,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         #expect(v["items"]?[0]?["transform"]?.arrayValue?.count == 16)
         let empty = StateMessage(seq: 1, timeNanoseconds: 0, index: nil, position: 0, offset: 0, velocity: 0,
                                  phase: "idle", count: 0, tilt: WireTilt(rollDeg: 0, pitchDeg: 0, enabled: false), sensor: "absent")
-        let e = try JSONParser.parse(empty.encodedLine().dropLast())
+        let e = try WireJSONParser.parse(empty.encodedLine().dropLast())
         #expect(e["index"] == .null)
         #expect(e["items"] == nil)
     }
@@ -59,7 +59,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
                                           calibration: WireCalibration(file: nil, applied: false))
         #expect(text(status.encodedLine()) == "{\"class\":\"STATUS\",\"release\":\"0.1.0\",\"uptime_s\":1.5,\"sensor\":\"ok\",\"sample_rate_hz\":100,\"clients\":2,\"watchers\":1,\"config_path\":\"/etc/carouseld/carouseld.conf\",\"calibration\":{\"file\":null,\"applied\":false}}\n")
         let sensors = ServerMessage.sensors(json: #"[{"name":"bmi160","mount_matrix":[[1,0,0],[0,1,0],[0,0,1]]}]"#)
-        let v = try JSONParser.parse(sensors.encodedLine().dropLast())
+        let v = try WireJSONParser.parse(sensors.encodedLine().dropLast())
         #expect(v["class"] == .string("SENSORS"))
         #expect(v["sensors"]?[0]?["mount_matrix"]?[2] == .array([.number(0), .number(0), .number(1)]))
         #expect(text(ServerMessage.sensors(json: "[]").encodedLine()) == "{\"class\":\"SENSORS\",\"sensors\":[]}\n")

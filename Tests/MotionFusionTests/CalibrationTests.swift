@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import MotionFusion
 
@@ -16,9 +19,9 @@ import Testing
 
     @Test func stillnessOnXioExample() throws {
         let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
-        let runs = StillnessDetector.stillIntervals(in: samples)
+        let runs = StillnessDetector.stillIntervals(in: samples, detector: .tableRest)
         // README: at rest over 0–10 s and ~95–135 s. (Between the swings the device is held
-        // still by hand for a few seconds; the defaults reject most of that, not all.)
+        // still by hand for a few seconds; `tableRest` rejects most of that, not all.)
         let first = try #require(runs.first)
         #expect(first.lowerBound == 0)
         #expect(samples[first.upperBound - 1].timeSeconds > 9.5)
@@ -33,6 +36,21 @@ import Testing
         #expect(!runs.contains { samples[$0.lowerBound].timeSeconds < 71 && samples[$0.upperBound - 1].timeSeconds > 66 })
     }
 
+    @Test func defaultStillnessAcceptsNoisyRestButNotMotion() throws {
+        // The defaults accept the NCSU bench at rest (1 kHz, up to 0.02 g / 0.05 rad/s spread)
+        // from its first sample, and still reject the lift (peaks of ±3.3 g).
+        for name in ["xplus", "yplus", "zminus"] {
+            let samples = try Dataset.samples("ncsu-airbrakes-six-orientations/\(name).csv")
+            let runs = StillnessDetector.stillIntervals(in: samples)
+            let first = try #require(runs.first, "\(name)")
+            #expect(first.lowerBound == 0, "\(name)")
+            for r in runs {
+                let peak = samples[r].map { $0.accel.length }.max() ?? 0
+                #expect(peak < 1.2 * standardGravity, "\(name): still run reaches \(peak / standardGravity) g")
+            }
+        }
+    }
+
     @Test func gyroBiasAndNeutralFromStillInterval() throws {
         let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
         let rest = samples.filter { $0.timeSeconds < 10 }
@@ -44,7 +62,9 @@ import Testing
         let neutral = try #require(stats.neutralTilt)
         let expectedPitch = atan2(-0.0206971, 0.993221) * 180 / Double.pi
         #expect(abs(neutral.pitchDegrees - expectedPitch) < 1e-4)
-        #expect(abs(neutral.rollDegrees - atan2(-0.000237239, (0.0206971 * 0.0206971 + 0.993221 * 0.993221).squareRoot()) * 180 / Double.pi) < 1e-4)
+        let horizontal: Double = (0.0206971 * 0.0206971 + 0.993221 * 0.993221).squareRoot()
+        let expectedRoll: Double = atan2(-0.000237239, horizontal) * 180 / Double.pi
+        #expect(abs(neutral.rollDegrees - expectedRoll) < 1e-4)
         // Per-axis gyro std, NumPy: (0.10134068, 0.12319184, 0.10711539) °/s.
         #expect(abs(stats.gyroStd.y * 180 / Double.pi - 0.12319184) < 1e-6)
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import MotionFusion
 
@@ -22,9 +25,9 @@ import Testing
         #expect(est.timeSeconds == 0)
     }
 
-    @Test(arguments: EstimationMethod.allCases)
-    func zeroVectorIsNoDataAndHolds(method: EstimationMethod) throws {
-        var e = AttitudeEstimator(method: method)
+    @Test(arguments: EstimationMethod.allCases, [nil, 5.0])
+    func zeroVectorIsNoDataAndHolds(method: EstimationMethod, lowpass: Double?) throws {
+        var e = AttitudeEstimator(method: method, lowpassCutoffHz: lowpass)
         #expect(e.update(Self.sample(0, .zero)) == nil)
         #expect(e.estimate == nil)
         let r1 = e.update(Self.sample(10, Self.accel(roll: 12)))

@@ -116,4 +116,22 @@ import Testing
         }
         #expect(worst < 0.02)
     }
+
+    @Test func vectorLowPassEqualsThreeScalarBiquads() throws {
+        // Same rules, computed together: must match per-axis ButterworthLowPass on the gait
+        // recording (duplicates, jitter) to rounding.
+        let samples = try Dataset.samples("xio-gait-tracking-short-walk/short_walk.csv")
+        var v = VectorLowPass(cutoffHz: 8)
+        var fx = ButterworthLowPass(cutoffHz: 8), fy = fx, fz = fx
+        var worst = 0.0
+        for s in samples {
+            let t = s.timeSeconds
+            let out = v.update(s.accel, at: t)
+            let x = fx.update(s.accel.x, at: t), y = fy.update(s.accel.y, at: t), z = fz.update(s.accel.z, at: t)
+            let o = try #require(out)
+            let e = Vector3(try #require(x), try #require(y), try #require(z))
+            worst = max(worst, (o - e).length)
+        }
+        #expect(worst < 1e-9)
+    }
 }

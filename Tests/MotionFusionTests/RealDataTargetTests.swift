@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import MotionFusion
 
@@ -65,6 +68,21 @@ import Testing
         let spinMax = estimates.compactMap { $0 }.filter { $0.timeSeconds >= 60 && $0.timeSeconds <= 80 }
             .map { abs($0.rollDegrees) }.max() ?? 0
         #expect(spinMax > 30)
+    }
+
+    @Test func fusionBiasTracksStillGyroMean() throws {
+        // After the long rest at the end of the x-io example (≈ 95–135 s) the tracked bias must
+        // equal the mean gyro of that rest (computed independently by StillStatistics) to within
+        // the low-pass's noise (≈ 0.1 °/s per sample / √(2·10 s·100 Hz) ≈ 0.007 °/s).
+        let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
+        var estimator = AttitudeEstimator()
+        for s in samples { _ = estimator.update(s) }
+        let rest = try #require(StillStatistics(samples.filter { $0.timeSeconds >= 110 }))
+        let mean = try #require(rest.gyroBias)
+        let difference = (estimator.gyroBias - mean).length * 180 / Double.pi
+        print("x-io tracked gyro bias \(estimator.gyroBias * (180 / Double.pi)) °/s vs rest mean \(mean * (180 / Double.pi)) °/s")
+        #expect(difference < 0.03)
+        #expect(estimator.gyroBias != .zero)
     }
 
     @Test func gaitDuplicatesNeverProduceNaN() throws {

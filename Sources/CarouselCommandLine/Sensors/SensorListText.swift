@@ -15,8 +15,7 @@ enum SensorListText {
                 let index = c.index.map { "index \($0)" } ?? "not buffered"
                 text += "    \(c.name): \(index), type \(c.type ?? "-"), scale \(c.scale), offset \(c.offset)\n"
             }
-            let rows = s.mountMatrix.rows.map { $0.map { "\($0)" }.joined(separator: ", ") }.joined(separator: "; ")
-            text += "  mount matrix: \(rows) (\(s.mountMatrixSource.rawValue))\n"
+            text += "  mount matrix: \(s.mountMatrix) (\(s.mountMatrixSource.rawValue))\n"
             text += "  sampling frequency: \(s.samplingFrequencyHz.map { "\($0) Hz" } ?? "unknown")"
             if !s.samplingFrequencyAvailableHz.isEmpty {
                 text += " (available: \(s.samplingFrequencyAvailableHz.map { "\($0)" }.joined(separator: " ")))"

@@ -251,7 +251,9 @@ extension Scenario {
             throw ScenarioError(path: "\(path).type", message: "'\(type)' is not one of \(ScenarioEvent.typeNames.joined(separator: ", "))")
         }
         try r.finish()
-        return ScenarioEvent(time: time, kind: kind)
+        // Rounded to the nanosecond like frame times, so an event and a frame written with the
+        // same decimal time always coincide.
+        return ScenarioEvent(time: roundedToNanosecond(time), kind: kind)
     }
 
     /// Frame times (INTERFACES §1 "Frames"): `t = k · every` for k = 0 … ⌊until/every + 1e-9⌋,

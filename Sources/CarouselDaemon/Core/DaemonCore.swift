@@ -89,8 +89,8 @@ public final class DaemonCore {
     /// Engine time in seconds for a CLOCK_MONOTONIC time.
     public func seconds(_ now: Int64) -> Double { Double(now - startNanoseconds) * 1e-9 }
 
-    /// Number of connected clients.
-    public var clientCount: Int { sessions.count }
+    /// Number of connected clients, not counting those being closed.
+    public var clientCount: Int { sessions.values.reduce(0) { $0 + ($1.closeAfterFlush || $1.dropped ? 0 : 1) } }
     /// Number of clients watching.
     public var watcherCount: Int { sessions.values.reduce(0) { $0 + ($1.watching ? 1 : 0) } }
     /// Whether the sensor must be read: someone watches or wants samples, or `always_on`.
@@ -143,7 +143,7 @@ public final class DaemonCore {
     public func clientConnected(_ id: ClientID, credentials: PeerCredentials, mayControl: Bool, now: Int64) -> Bool {
         let session = ClientSession(id: id, credentials: credentials, mayControl: mayControl,
                                     maxRateHz: limits.maxRateHz)
-        let accepted = sessions.count < limits.maxClients
+        let accepted = clientCount < limits.maxClients
         sessions[id] = session
         order.append(id)
         if accepted {
@@ -280,7 +280,7 @@ public final class DaemonCore {
             return
         case .status:
             send(.status(release: carouseldRelease, uptimeSeconds: seconds(now), sensor: sensorStatus.rawValue,
-                         sampleRateHz: sampleRateHz, clients: sessions.count, watchers: watcherCount,
+                         sampleRateHz: sampleRateHz, clients: clientCount, watchers: watcherCount,
                          configPath: configPath, calibration: calibration), to: s)
             return
         case .sensors:
@@ -381,7 +381,11 @@ public final class DaemonCore {
         for event in events {
             if case let .cameToRest(index?, previous) = event {
                 let line = ServerMessage.index(index: index, previous: previous).encodedLine()
-                for s in watchers() { append(line, to: s) }
+                for s in watchers() {
+                    // INDEX always follows the STATE that shows the rest, even inside the rate interval.
+                    if s.lastStateSeq < seq && !s.writeBlocked { deliverState(to: s, now: now, force: true) }
+                    append(line, to: s)
+                }
             }
         }
     }

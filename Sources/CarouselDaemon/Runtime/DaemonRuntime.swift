@@ -352,6 +352,7 @@ final class DaemonRuntime {
                 close(fd)
                 continue
             }
+            if core.clientCount >= core.limits.maxClients { reapHungUpClients() }
             let id = ClientID(nextClient)
             nextClient += 1
             let credentials = PeerCredentials(pid: pid, uid: uid, gid: gid)
@@ -366,6 +367,18 @@ final class DaemonRuntime {
             }
             let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials), now: now)
             log.debug("\(id) connected (pid \(pid), uid \(uid))\(accepted ? "" : ": refused, max_clients reached")")
+        }
+    }
+
+    /// Closes clients that have hung up but whose EOF this loop has not read yet, so that a
+    /// client reconnecting right after closing is not refused with `too_many_clients`.
+    private func reapHungUpClients() {
+        // POLLRDHUP (0x2000, <poll.h> under _GNU_SOURCE, which Swift's Glibc does not define).
+        let rdhup: Int16 = 0x2000
+        for (id, fd) in clients {
+            var p = pollfd(fd: fd, events: Int16(POLLIN) | rdhup, revents: 0)
+            guard poll(&p, 1, 0) == 1, p.revents & (rdhup | Int16(POLLHUP) | Int16(POLLERR)) != 0 else { continue }
+            closeClient(id)
         }
     }
 

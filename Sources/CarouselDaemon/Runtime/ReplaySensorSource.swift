@@ -75,7 +75,6 @@ final class ReplaySensorSource: SensorSource {
         guard timerFD >= 0 else { return }
         _ = clinux_timerfd_read(timerFD)
         let now = clinux_monotonic_ns()
-        let recordedNow = anchorRecorded + Int64(Double(now - anchorWall) * speed)
         while true {
             if cursor >= samples.count {
                 guard loop, samples.count > 1, let first = samples.first, let last = samples.last else { break }
@@ -85,7 +84,6 @@ final class ReplaySensorSource: SensorSource {
                 anchorRecorded -= passLength
                 timeShift += passLength
                 cursor = 0
-                _ = recordedNow
                 continue
             }
             let sample = samples[cursor]

@@ -21,6 +21,9 @@ enum SensorFactory {
                 accelConvention: settings.accelConvention == .specificForce ? .specificForce : .gravity,
                 watchHotplug: true), log: log)
         case .replay:
+            // Not IIOSensors' ReplaySource: it divides the sample spacing by `replay_speed`, so at
+            // 20× the estimator integrates 1/20 of the recorded rotation (MotionFusion's
+            // IMUSample contract keeps the recording's own time base for replays).
             return ReplaySensorSource(path: settings.replayFile, speed: settings.replaySpeed, loop: settings.replayLoop)
         }
     }

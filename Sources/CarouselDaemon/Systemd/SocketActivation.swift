@@ -1,4 +1,5 @@
 import CSystemd
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -46,7 +46,7 @@ public struct StateMessage: Sendable, Equatable {
 
     /// The NDJSON line (with `\n`); `itemsJSON` is an encoded array from `WireItem.encodeArray`.
     public func encodedLine(itemsJSON: [UInt8]? = nil) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + (itemsJSON?.count ?? 0))
+        var w = WireJSONWriter(capacity: 256 + (itemsJSON?.count ?? 0))
         w.beginObject()
         w.key("class"); w.string("STATE")
         w.key("seq"); w.uint64(seq)
@@ -104,7 +104,7 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// The NDJSON line, ending with `\n`.
     public func encodedLine() -> [UInt8] {
-        var w = JSONWriter()
+        var w = WireJSONWriter()
         w.beginObject()
         switch self {
         case let .version(release):

@@ -36,7 +36,7 @@ public struct WireItem: Sendable, Equatable {
     }
 
     /// Writes the item object `{index, instance, center, size, scale, alpha, zIndex, transform}`.
-    public func write(to w: inout JSONWriter) {
+    public func write(to w: inout WireJSONWriter) {
         w.beginObject()
         w.key("index"); w.int(index)
         w.key("instance"); w.int(instance)
@@ -51,7 +51,7 @@ public struct WireItem: Sendable, Equatable {
 
     /// The JSON array of `items`, encoded once and shared by every watcher that asked for items.
     public static func encodeArray(_ items: [WireItem]) -> [UInt8] {
-        var w = JSONWriter(capacity: 64 + items.count * 320)
+        var w = WireJSONWriter(capacity: 64 + items.count * 320)
         w.beginArray()
         for item in items { item.write(to: &w) }
         w.endArray()

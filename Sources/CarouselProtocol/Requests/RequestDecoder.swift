@@ -8,9 +8,9 @@ public enum RequestDecoder {
     /// whitespace).
     /// - Throws: `ProtocolError` with code `bad_json`, `unknown_cmd` or `bad_field`.
     public static func decode(line: some Collection<UInt8>) throws(ProtocolError) -> Request {
-        let value: JSONValue
+        let value: WireJSON
         do {
-            value = try JSONParser.parse(line)
+            value = try WireJSONParser.parse(line)
         } catch {
             throw ProtocolError(.badJSON, error.description)
         }
@@ -18,7 +18,7 @@ public enum RequestDecoder {
     }
 
     /// Decodes an already parsed request object.
-    public static func decode(_ value: JSONValue) throws(ProtocolError) -> Request {
+    public static func decode(_ value: WireJSON) throws(ProtocolError) -> Request {
         guard case .object = value else {
             throw ProtocolError(.badJSON, "a request must be a JSON object, got \(value.typeName)")
         }
@@ -32,7 +32,7 @@ public enum RequestDecoder {
         switch cmd {
         case "watch":
             let rate = try fields.optionalNumber("max_rate_hz")
-            if let rate, !(rate > 0) { throw fields.bad("max_rate_hz", "must be greater than 0, got \(JSONWriter.format(rate))") }
+            if let rate, !(rate > 0) { throw fields.bad("max_rate_hz", "must be greater than 0, got \(WireJSONWriter.format(rate))") }
             return .watch(WatchRequest(enable: try fields.optionalBool("enable") ?? true,
                                        items: try fields.optionalBool("items") ?? false,
                                        maxRateHz: rate))
@@ -67,7 +67,7 @@ public enum RequestDecoder {
             let viewport = try fields.size("viewport")
             let item = try fields.size("item")
             let spacing = try fields.optionalNumber("spacing") ?? 0
-            if spacing < 0 { throw fields.bad("spacing", "must be ≥ 0, got \(JSONWriter.format(spacing))") }
+            if spacing < 0 { throw fields.bad("spacing", "must be ≥ 0, got \(WireJSONWriter.format(spacing))") }
             let axis = try fields.optionalString("axis")
             if let axis, axis != "horizontal", axis != "vertical" {
                 throw fields.bad("axis", "expected horizontal or vertical, got '\(axis)'")
@@ -85,18 +85,18 @@ public enum RequestDecoder {
             }
             let deadZone = try fields.optionalNumber("dead_zone_deg")
             if let deadZone, deadZone < 0 || deadZone >= 90 {
-                throw fields.bad("dead_zone_deg", "must be in [0, 90), got \(JSONWriter.format(deadZone))")
+                throw fields.bad("dead_zone_deg", "must be in [0, 90), got \(WireJSONWriter.format(deadZone))")
             }
             let maxDeg = try fields.optionalNumber("max_deg")
             if let maxDeg, !(maxDeg > 0 && maxDeg <= 180) {
-                throw fields.bad("max_deg", "must be in (0, 180], got \(JSONWriter.format(maxDeg))")
+                throw fields.bad("max_deg", "must be in (0, 180], got \(WireJSONWriter.format(maxDeg))")
             }
             if let deadZone, let maxDeg, !(maxDeg > deadZone) {
-                throw fields.bad("max_deg", "must be greater than dead_zone_deg (\(JSONWriter.format(deadZone)))")
+                throw fields.bad("max_deg", "must be greater than dead_zone_deg (\(WireJSONWriter.format(deadZone)))")
             }
             let speed = try fields.optionalNumber("max_items_per_second")
             if let speed, speed < 0 {
-                throw fields.bad("max_items_per_second", "must be ≥ 0, got \(JSONWriter.format(speed))")
+                throw fields.bad("max_items_per_second", "must be ≥ 0, got \(WireJSONWriter.format(speed))")
             }
             return .setTilt(TiltRequest(enabled: try fields.optionalBool("enabled"), mode: mode,
                                         deadZoneDeg: deadZone, maxDeg: maxDeg, maxItemsPerSecond: speed))
@@ -109,14 +109,14 @@ public enum RequestDecoder {
 
     /// Typed access to a request's members, producing `bad_field` errors that name the member.
     private struct Fields {
-        let object: JSONValue
+        let object: WireJSON
         let cmd: String
 
         func bad(_ name: String, _ problem: String) -> ProtocolError {
             ProtocolError(.badField, "field '\(name)': \(problem)", cmd: cmd)
         }
 
-        func required(_ name: String) throws(ProtocolError) -> JSONValue {
+        func required(_ name: String) throws(ProtocolError) -> WireJSON {
             guard let v = object[name], !v.isNull else {
                 throw ProtocolError(.badField, "missing field '\(name)'", cmd: cmd)
             }
@@ -138,7 +138,7 @@ public enum RequestDecoder {
         func integer(_ name: String) throws(ProtocolError) -> Int {
             let v = try required(name)
             guard v.doubleValue != nil else { throw bad(name, "expected an integer, got \(v.typeName)") }
-            guard let n = v.intValue else { throw bad(name, "expected an integer, got \(JSONWriter.format(v.doubleValue ?? 0))") }
+            guard let n = v.intValue else { throw bad(name, "expected an integer, got \(WireJSONWriter.format(v.doubleValue ?? 0))") }
             return n
         }
 
@@ -168,7 +168,7 @@ public enum RequestDecoder {
             for part in ["width", "height"] {
                 guard let p = v[part] else { throw bad("\(name).\(part)", "missing") }
                 guard let n = p.doubleValue else { throw bad("\(name).\(part)", "expected a number, got \(p.typeName)") }
-                guard n > 0 else { throw bad("\(name).\(part)", "must be greater than 0, got \(JSONWriter.format(n))") }
+                guard n > 0 else { throw bad("\(name).\(part)", "must be greater than 0, got \(WireJSONWriter.format(n))") }
                 if part == "width" { result.width = n } else { result.height = n }
             }
             return result

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MotionFusion
 
 /// The sensors of one libiio context, with the context kept open so a reader can use them.
 public final class SensorInventory {
@@ -121,7 +122,7 @@ public enum SensorDiscovery {
             property: hasAccel ? "ACCEL_MOUNT_MATRIX" : "GYRO_MOUNT_MATRIX",
             files: ["in_\(primaryType)_mount_matrix", "mount_matrix"], udev: udev, attributes: attributes)
         warnings += matrixWarnings
-        var gyroMatrix: SensorMountMatrix?
+        var gyroMatrix: MountMatrix?
         if hasAccel && hasGyro {
             let (g, gsource, gw) = mountMatrix(property: "GYRO_MOUNT_MATRIX", files: ["in_anglvel_mount_matrix"],
                                                udev: udev, attributes: attributes)
@@ -190,17 +191,22 @@ public enum SensorDiscovery {
     /// The mount matrix by precedence udev property → sysfs files → identity; an invalid one is
     /// skipped with a warning.
     static func mountMatrix(property: String, files: [String], udev: UdevIIODevice?,
-                            attributes: DeviceAttributes) -> (SensorMountMatrix, MountMatrixSource, [String]) {
+                            attributes: DeviceAttributes) -> (MountMatrix, MountMatrixSource, [String]) {
         var warnings: [String] = []
         if let text = udev?.properties[property] {
-            if let m = SensorMountMatrix(parsing: text) { return (m, .udev, warnings) }
-            warnings.append("udev \(property) '\(text)' is not a valid mount matrix; ignored")
+            do {
+                return (try MountMatrix(parsing: text), .udev, warnings)
+            } catch {
+                warnings.append("udev \(property): \(error); ignored")
+            }
         }
         for file in files {
             guard let raw = attributes.read(file) else { continue }
-            let text = raw.trimmingCharacters(in: " \n")
-            if let m = SensorMountMatrix(parsing: text) { return (m, .sysfs, warnings) }
-            warnings.append("\(file) '\(text)' is not a valid mount matrix; ignored")
+            do {
+                return (try MountMatrix(parsing: raw.trimmingCharacters(in: " \n")), .sysfs, warnings)
+            } catch {
+                warnings.append("\(file): \(error); ignored")
+            }
         }
         return (.identity, .identity, warnings)
     }

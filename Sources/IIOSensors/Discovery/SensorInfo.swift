@@ -1,3 +1,5 @@
+import MotionFusion
+
 /// What a sensor measures: its channels decide (`in_accel_*`, `in_anglvel_*`).
 public enum SensorKind: String, Sendable, Equatable {
     case accel, gyro, imu
@@ -45,11 +47,11 @@ public struct SensorInfo: Sendable, Equatable {
     /// Channels in scan index order, non-scan channels last.
     public var channels: [SensorChannelInfo]
     /// The accelerometer's mount matrix (the gyro's for a gyro-only device).
-    public var mountMatrix: SensorMountMatrix
+    public var mountMatrix: MountMatrix
     public var mountMatrixSource: MountMatrixSource
     /// The gyroscope's mount matrix when the device has one (`in_anglvel_mount_matrix`,
     /// `GYRO_MOUNT_MATRIX`), else nil: the accelerometer's applies (DESIGN §3).
-    public var gyroMountMatrix: SensorMountMatrix?
+    public var gyroMountMatrix: MountMatrix?
     /// Current `sampling_frequency`, Hz, or nil.
     public var samplingFrequencyHz: Double?
     /// `*_sampling_frequency_available`, Hz, ascending.

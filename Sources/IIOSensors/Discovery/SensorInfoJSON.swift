@@ -16,7 +16,7 @@ extension SensorInfo {
                 + "\"type\":\(c.type.map(jsonString) ?? "null"),\"scale\":\(jsonNumber(c.scale)),\"offset\":\(jsonNumber(c.offset))}"
         }
         fields.append("\"channels\":[\(channelObjects.joined(separator: ","))]")
-        let rows = mountMatrix.rows.map { "[" + $0.map(jsonNumber).joined(separator: ",") + "]" }
+        let rows = mountMatrix.rowArrays.map { "[" + $0.map(jsonNumber).joined(separator: ",") + "]" }
         fields.append("\"mount_matrix\":[\(rows.joined(separator: ","))]")
         fields.append("\"mount_matrix_source\":\(jsonString(mountMatrixSource.rawValue))")
         fields.append("\"sampling_frequency_hz\":\(samplingFrequencyHz.map(jsonNumber) ?? "null")")

@@ -36,8 +36,8 @@ final class IIODeviceReader {
     private var timerFD: Int32 = -1
     /// The rate the device runs at, Hz (read back), or the requested one when it has none.
     private(set) var rateHz: Double
-    /// Nanoseconds to subtract from buffer timestamps (CLOCK_REALTIME → CLOCK_MONOTONIC), or nil
-    /// when the device stamps on CLOCK_MONOTONIC.
+    /// Whether buffer timestamps stay on CLOCK_REALTIME (`current_timestamp_clock` could not be
+    /// switched), so each refill converts them with the current realtime − monotonic offset.
     private var realtimeClock = false
 
     init(info: SensorInfo, device: IIODevice, attributes: DeviceAttributes, transform: SampleTransform,

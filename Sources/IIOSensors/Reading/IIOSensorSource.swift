@@ -66,6 +66,9 @@ public final class IIOSensorSource: SensorSource {
     private var latestGyro: Vector3?
     private var lastSampleNanoseconds: Int64 = 0
     private var reenabledAfterSilence = false
+    /// Devices whose `remove` uevent arrived (their sysfs tree may linger a moment); ignored by
+    /// discovery until an `add` for them.
+    private var removedPaths: Set<String> = []
 
     /// - Parameter log: receives one line per event (`<4>accel_3d (iio:device0): …`).
     public init(configuration: IIOSourceConfiguration, log: @escaping (String) -> Void = { _ in }) {
@@ -155,9 +158,10 @@ public final class IIOSensorSource: SensorSource {
     private func open() throws(SensorError) {
         closeReaders()
         let inventory = try SensorDiscovery.inventory(uri: configuration.uri)
+        let present = inventory.sensors.filter { !removedPaths.contains($0.path) }
         let selection: SensorSelection
         do {
-            selection = try SensorSelection.choose(from: inventory.sensors, selector: configuration.device)
+            selection = try SensorSelection.choose(from: present, selector: configuration.device)
         } catch {
             setStatus(.absent, "\(error); waiting for a sensor")
             log("<4>\(error); waiting for a sensor to be plugged in")
@@ -191,7 +195,7 @@ public final class IIOSensorSource: SensorSource {
         }
         let gyroInfo = s.gyro ?? (s.accel.hasGyro ? s.accel : nil)
         // Gyro frame: its own matrix when it has one, else the accelerometer's (DESIGN §3).
-        let gyroMatrix: SensorMountMatrix
+        let gyroMatrix: MountMatrix
         if let g = s.gyro, g.mountMatrixSource != .identity {
             gyroMatrix = g.mountMatrix
         } else {
@@ -247,14 +251,14 @@ public final class IIOSensorSource: SensorSource {
         log("<7>udev: \(event.action.rawValue) \(event.syspath)")
         switch event.action {
         case .remove:
+            removedPaths.insert(event.syspath)
             guard let s = selection, event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
-            closeReaders()
-            selection = nil
-            log("<4>\(s.accel.name) (\(s.accel.id)) removed; waiting for a sensor to be plugged in")
-            setStatus(.absent, "\(s.accel.name) (\(s.accel.id)) removed")
-            syncEpoll()
+            lost(event.syspath == s.accel.path ? s.accel : (s.gyro ?? s.accel))
         case .add:
-            guard accelReader == nil, event.sysname.hasPrefix("iio:device") else { return }
+            removedPaths.remove(event.syspath)
+            guard event.sysname.hasPrefix("iio:device") else { return }
+            // Absent, or reading an accelerometer alone while a gyroscope may have come back.
+            guard accelReader == nil || (selection?.gyro == nil && selection?.accel.kind == .accel) else { return }
             do {
                 try open()
             } catch {
@@ -265,6 +269,22 @@ public final class IIOSensorSource: SensorSource {
         case .change:
             return
         }
+    }
+
+    /// A device being read went away: stop, then carry on with what is left (an accelerometer
+    /// whose gyroscope went) or wait as `absent`.
+    private func lost(_ gone: SensorInfo) {
+        removedPaths.insert(gone.path)
+        closeReaders()
+        selection = nil
+        log("<4>\(gone.name) (\(gone.id)) removed")
+        do {
+            try open()
+        } catch {
+            log("<3>\(error)")
+            setStatus(.absent, "\(gone.name) (\(gone.id)) removed")
+        }
+        syncEpoll()
     }
 
     private func armWatchdog() {
@@ -312,11 +332,7 @@ public final class IIOSensorSource: SensorSource {
     private func readFailed(_ reader: IIODeviceReader, _ error: SensorError) throws(SensorError) {
         let who = "\(reader.info.name) (\(reader.info.id))"
         if let sysfs = reader.attributes as? SysfsAttributes, !sysfs.exists {
-            closeReaders()
-            selection = nil
-            log("<4>\(who) removed; waiting for a sensor to be plugged in")
-            setStatus(.absent, "\(who) removed")
-            syncEpoll()
+            lost(reader.info)
             return
         }
         if reader.mode == .buffered {

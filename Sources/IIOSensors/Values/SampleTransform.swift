@@ -1,54 +1,9 @@
 import MotionFusion
 
-/// A 3×3 mount matrix, row-major, mapping the sensor's axes onto the device frame:
-/// `v_device = M · v_sensor` (the kernel's `mount_matrix` ABI and udev's `ACCEL_MOUNT_MATRIX`).
-public struct SensorMountMatrix: Sendable, Equatable {
-    /// Rows of the matrix; `rows[r][c]`.
-    public var rows: [[Double]]
-
-    public static let identity = SensorMountMatrix(rows: [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
-
-    public init(rows: [[Double]]) { self.rows = rows }
-
-    /// Parses the kernel/udev text `"a, b, c; d, e, f; g, h, i"` (spaces optional). Numbers are
-    /// read with Swift's `Double(_:)`, which ignores the process locale.
-    ///
-    /// Written here as a thin private parser because MotionFusion's `MountMatrix` did not exist
-    /// yet when IIOSensors needed it (DESIGN §5 gives the same rules).
-    /// - Returns: nil when the text does not hold three rows of three finite numbers, or a row
-    ///   is all zeros (the matrix would lose an axis).
-    public init?(parsing text: String) {
-        let rowTexts = text.split(separator: ";", omittingEmptySubsequences: false)
-        guard rowTexts.count == 3 else { return nil }
-        var rows: [[Double]] = []
-        for rowText in rowTexts {
-            let cells = rowText.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: " \t\n\r") }
-            guard cells.count == 3 else { return nil }
-            var row: [Double] = []
-            for cell in cells {
-                guard let v = Double(cell), v.isFinite else { return nil }
-                row.append(v)
-            }
-            if row.allSatisfy({ $0 == 0 }) { return nil }
-            rows.append(row)
-        }
-        self.rows = rows
-    }
-
-    /// `M · v`.
-    @inlinable public func apply(_ v: Vector3) -> Vector3 {
-        Vector3(rows[0][0] * v.x + rows[0][1] * v.y + rows[0][2] * v.z,
-                rows[1][0] * v.x + rows[1][1] * v.y + rows[1][2] * v.z,
-                rows[2][0] * v.x + rows[2][1] * v.y + rows[2][2] * v.z)
-    }
-
-    /// The determinant (±1 for a rotation or reflection; a reflection is common in hwdb).
-    public var determinant: Double {
-        let m = rows
-        return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+extension MountMatrix {
+    /// Rows as arrays (for JSON and text output).
+    var rowArrays: [[Double]] {
+        [rows.0, rows.1, rows.2].map { [$0.x, $0.y, $0.z] }
     }
 }
 
@@ -90,16 +45,17 @@ public struct AxisCalibration: Sendable, Equatable {
 
 /// Turns raw channel values into a sample in the device frame (DESIGN §3):
 /// accel = ±M_a · ((raw + offset) · scale), negated for `AccelConvention.gravity`;
-/// gyro = det(M_g) · M_g · ((raw + offset) · scale), since angular rate is a pseudo-vector.
+/// gyro = det(M_g) · M_g · ((raw + offset) · scale), since angular rate is a pseudo-vector
+/// (MotionFusion's `MountMatrix.applyToAccel` / `applyToGyro`).
 public struct SampleTransform: Sendable, Equatable {
     public var accelAxes: [AxisCalibration]
-    public var accelMatrix: SensorMountMatrix
+    public var accelMatrix: MountMatrix
     public var gyroAxes: [AxisCalibration]
-    public var gyroMatrix: SensorMountMatrix
+    public var gyroMatrix: MountMatrix
     public var convention: AccelConvention
 
-    public init(accelAxes: [AxisCalibration], accelMatrix: SensorMountMatrix,
-                gyroAxes: [AxisCalibration], gyroMatrix: SensorMountMatrix, convention: AccelConvention) {
+    public init(accelAxes: [AxisCalibration], accelMatrix: MountMatrix,
+                gyroAxes: [AxisCalibration], gyroMatrix: MountMatrix, convention: AccelConvention) {
         self.accelAxes = accelAxes
         self.accelMatrix = accelMatrix
         self.gyroAxes = gyroAxes
@@ -110,15 +66,14 @@ public struct SampleTransform: Sendable, Equatable {
     /// Acceleration in m/s² (specific force) from raw x, y, z.
     public func accel(_ raw: [Int64]) -> Vector3 {
         let v = Vector3(accelAxes[0].value(raw[0]), accelAxes[1].value(raw[1]), accelAxes[2].value(raw[2]))
-        let mounted = accelMatrix.apply(v)
+        let mounted = accelMatrix.applyToAccel(v)
         return convention == .gravity ? -mounted : mounted
     }
 
     /// Angular rate in rad/s from raw x, y, z.
     public func gyro(_ raw: [Int64]) -> Vector3 {
         let v = Vector3(gyroAxes[0].value(raw[0]), gyroAxes[1].value(raw[1]), gyroAxes[2].value(raw[2]))
-        let sign: Double = gyroMatrix.determinant < 0 ? -1 : 1
-        return gyroMatrix.apply(v) * sign
+        return gyroMatrix.applyToGyro(v)
     }
 }
 

@@ -38,14 +38,12 @@ public struct AttitudeEstimator: Sendable {
         }
     }
 
-    private enum Engine: Sendable {
-        case accel(AccelerometerTilt)
-        case complementary(ComplementaryFilter)
-        case fusion(FusionFilter)
-    }
-
     public let configuration: Configuration
-    private var engine: Engine
+    // Exactly one of these is non-nil (by `configuration.method`). Separate optionals rather
+    // than an enum with payloads so that each update mutates in place (no copy per sample).
+    private var accelOnly: AccelerometerTilt?
+    private var complementary: ComplementaryFilter?
+    private var fusion: FusionFilter?
     private var lowpass: VectorLowPass?
     private var firstTimestamp: Int64?
     private var lastTimestamp: Int64?
@@ -55,11 +53,11 @@ public struct AttitudeEstimator: Sendable {
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
         switch configuration.method {
-        case .accel: engine = .accel(AccelerometerTilt())
-        case .complementary: engine = .complementary(ComplementaryFilter(gain: configuration.gain))
+        case .accel: accelOnly = AccelerometerTilt()
+        case .complementary: complementary = ComplementaryFilter(gain: configuration.gain)
         case .fusion:
-            engine = .fusion(FusionFilter(gain: configuration.gain,
-                                          rejectionAngle: configuration.accelerationRejectionDegrees * Double.pi / 180))
+            fusion = FusionFilter(gain: configuration.gain,
+                                  rejectionAngle: configuration.accelerationRejectionDegrees * Double.pi / 180)
         }
         if let fc = configuration.lowpassCutoffHz, fc > 0 {
             lowpass = VectorLowPass(cutoffHz: fc, gapSeconds: configuration.gapSeconds)
@@ -75,8 +73,7 @@ public struct AttitudeEstimator: Sendable {
 
     /// The gyro bias the fusion filter tracks, rad/s (zero for the other methods).
     public var gyroBias: Vector3 {
-        if case let .fusion(f) = engine { return f.gyroBias }
-        return .zero
+        fusion?.gyroBias ?? .zero
     }
 
     /// Feeds one sample (SI units, device frame, calibration already applied if any).
@@ -85,14 +82,18 @@ public struct AttitudeEstimator: Sendable {
         let t0 = firstTimestamp ?? sample.timestampNanoseconds
         firstTimestamp = t0
         let time = Double(sample.timestampNanoseconds &- t0) * 1e-9
-        guard sample.accel.isFinite, sample.accel.length > 0 else { return nil }
+        // Zero or non-finite raw acceleration: "no data", checked before the low-pass so that
+        // such a sample neither reaches the filter state nor yields a smoothed estimate.
+        let rawNorm = sample.accel.length
+        guard rawNorm > 0, rawNorm.isFinite else { return nil }
 
         var accel = sample.accel
-        if var lp = lowpass {
-            accel = lp.update(accel, at: time) ?? accel
-            lowpass = lp
+        if lowpass != nil {
+            accel = lowpass?.update(accel, at: time) ?? accel
         }
-        guard let direction = accel.normalized else { return nil }
+        let norm = accel.length
+        guard norm > 0, norm.isFinite else { return nil }  // zero vector: no direction, "no data"
+        let direction = accel / norm
         let gyro = sample.gyro.flatMap { $0.isFinite ? $0 : nil }
 
         var dt = 0.0
@@ -109,36 +110,29 @@ public struct AttitudeEstimator: Sendable {
             return current
         }
 
-        let up: Vector3
-        switch engine {
-        case var .accel(e):
-            up = e.update(accelDirection: direction)
-            engine = .accel(e)
-        case var .complementary(e):
-            if restart { e.reset() }
-            up = e.update(accelDirection: direction, gyro: gyro, dt: dt)
-            engine = .complementary(e)
-        case var .fusion(e):
+        var up = direction
+        if fusion != nil {
             if restart {
-                e.initialise(accelDirection: direction)
-                up = direction
+                fusion?.initialise(accelDirection: direction)
             } else {
-                up = e.update(accel: accel, gyro: gyro, dt: dt)
+                up = fusion?.update(direction: direction, norm: norm, gyro: gyro, dt: dt) ?? direction
             }
-            engine = .fusion(e)
+        } else if complementary != nil {
+            if restart { complementary?.reset() }
+            up = complementary?.update(accelDirection: direction, gyro: gyro, dt: dt) ?? direction
+        } else {
+            up = accelOnly?.update(accelDirection: direction) ?? direction
         }
-        let result = TiltEstimate(timeSeconds: time, up: up)
+        let result = TiltEstimate(timeSeconds: time, unitUp: up)
         estimate = result
         return result
     }
 
     /// Forgets the attitude and the time base (the fusion filter keeps its gyro bias).
     public mutating func reset() {
-        switch engine {
-        case var .accel(e): e.reset(); engine = .accel(e)
-        case var .complementary(e): e.reset(); engine = .complementary(e)
-        case var .fusion(e): e.reset(); engine = .fusion(e)
-        }
+        accelOnly?.reset()
+        complementary?.reset()
+        fusion?.reset()
         lowpass?.reset()
         firstTimestamp = nil
         lastTimestamp = nil

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Complementary filter on the gravity vector (never on Euler angles, which wrap at ±180°).
 ///
 /// Each step first rotates the up-vector estimate by the gyroscope (the body turns by `ω dt`,
@@ -30,7 +36,7 @@ public struct ComplementaryFilter: Sendable {
                 let q = Quaternion(rotationVector: w * -dt)
                 u = q.rotate(u)
             }
-            let alpha = 1 - exp(-max(0, gain) * dt)
+            let alpha = oneMinusExpNegative(max(0, gain) * dt)
             let blended = u + (a - u) * alpha
             u = blended.normalized ?? a
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Gyro + accelerometer quaternion attitude filter with gyro-bias tracking and acceleration
 /// rejection: the default tilt estimator.
 ///
@@ -31,7 +37,8 @@ public struct FusionFilter: Sendable {
     /// Tilt correction rate, 1/s (default 0.5: a 2 s time constant, Fusion's default gain).
     public var gain: Double
     /// Maximum angle between measured and estimated gravity for the accelerometer to be used, radians.
-    public var rejectionAngle: Double
+    public var rejectionAngle: Double { didSet { rejectionCosine = cos(rejectionAngle) } }
+    private var rejectionCosine: Double
     /// Maximum relative deviation of `|a|` from `standardGravity` for the accelerometer to be used.
     public var normTolerance: Double
     /// Gyro rate (after bias removal) below which the device counts as still, rad/s.
@@ -55,6 +62,7 @@ public struct FusionFilter: Sendable {
                 initialGyroBias: Vector3 = .zero) {
         self.gain = gain
         self.rejectionAngle = rejectionAngle
+        self.rejectionCosine = cos(rejectionAngle)
         self.normTolerance = normTolerance
         self.stillRate = stillRate
         self.stillTime = stillTime
@@ -78,7 +86,12 @@ public struct FusionFilter: Sendable {
     /// - Returns: the unit up vector in the sensor frame.
     public mutating func update(accel: Vector3, gyro: Vector3?, dt: Double) -> Vector3 {
         let norm = accel.length
-        let a = accel / norm
+        return update(direction: accel / norm, norm: norm, gyro: gyro, dt: dt)
+    }
+
+    /// `update(accel:gyro:dt:)` with the accelerometer already split into its unit direction and
+    /// its norm (m/s²), as `AttitudeEstimator` has them.
+    mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
         guard var q = attitude else {
             initialise(accelDirection: a)
             return a
@@ -93,17 +106,18 @@ public struct FusionFilter: Sendable {
             omega = w - gyroBias
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
             let quietOK = abs(norm - standardGravity) <= 0.05 * standardGravity
-            if omega.length < stillRate && quietOK {
+            if omega.dot(omega) < stillRate * stillRate && quietOK {
                 stillSeconds += dt
             } else {
                 stillSeconds = 0
             }
             let still = stillSeconds >= stillTime
             if still, biasTimeConstant > 0 {
-                gyroBias = gyroBias + (w - gyroBias) * (1 - exp(-dt / biasTimeConstant))
+                gyroBias = gyroBias + (w - gyroBias) * oneMinusExpNegative(dt / biasTimeConstant)
                 omega = w - gyroBias
             }
-            let angleOK = a.angle(to: v) <= rejectionAngle
+            // Both unit vectors: angle ≤ limit ⇔ a·v ≥ cos(limit) (no atan2 per sample).
+            let angleOK = rejectionAngle >= Double.pi || a.dot(v) >= rejectionCosine
             useAccel = (angleOK && normOK) || still
         }
         accelerometerRejected = !useAccel

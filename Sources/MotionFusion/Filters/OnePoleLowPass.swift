@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// First-order (one-pole) low-pass filter defined by its cutoff frequency, driven by real
 /// timestamps.
 ///
@@ -54,7 +60,7 @@ public struct OnePoleLowPass: Sendable {
             output = x
         case let .step(dt):
             let y = output ?? x
-            let alpha = 1 - exp(-2 * Double.pi * max(0, cutoffHz) * dt)
+            let alpha = oneMinusExpNegative(2 * Double.pi * max(0, cutoffHz) * dt)
             output = y + alpha * (x - y)
         }
         lastTime = timeSeconds

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A unit quaternion `w + xi + yj + zk` (Hamilton convention) used as an attitude: it rotates
 /// sensor-frame vectors into the earth frame (z up), `v_earth = q ⊗ v_sensor ⊗ q*`, the
 /// convention of the BROAD dataset and of x-io Fusion.
@@ -27,7 +33,8 @@ public struct Quaternion: Equatable, Sendable {
     @inlinable public var normalized: Quaternion {
         let n = norm
         guard n > 0, n.isFinite else { return .identity }
-        return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
+        let inverse = 1 / n
+        return Quaternion(w: w * inverse, x: x * inverse, y: y * inverse, z: z * inverse)
     }
 
     /// The rotation by `angle` radians about the unit vector `axis`.
@@ -40,11 +47,16 @@ public struct Quaternion: Equatable, Sendable {
     /// The rotation `exp(½ ω dt)` of a body turning at the constant rate `ω` (rad/s, sensor
     /// frame) for `dt` seconds: the exact solution of `q̇ = ½ q ⊗ (0, ω)` over one step.
     @inlinable public init(rotationVector r: Vector3) {
-        let angle = r.length
-        if angle < 1e-12 {
-            // Second-order series keeps it exact to rounding for tiny steps.
-            self.init(w: 1 - angle * angle / 8, x: 0.5 * r.x, y: 0.5 * r.y, z: 0.5 * r.z)
+        let angle2 = r.dot(r)
+        if angle2 < 1e-4 {
+            // |r| < 0.01 rad (e.g. < 1 rad/s at 100 Hz): Taylor series of cos(h) and sin(h)/h,
+            // h = |r|/2, truncated after h⁴; the first omitted terms are below 1e-16.
+            let h2 = 0.25 * angle2
+            let c = 1 - h2 / 2 + h2 * h2 / 24
+            let s = 0.5 * (1 - h2 / 6 + h2 * h2 / 120)
+            self.init(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         } else {
+            let angle = angle2.squareRoot()
             self.init(axis: r / angle, angle: angle)
         }
     }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Vector3 {
     /// The unit vector in the same direction, or `nil` when the length is zero or not finite
     /// (a zero acceleration vector has no direction: callers report "no data").

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An attitude estimate reduced to what tilt needs: the unit "up" vector in the device frame,
 /// with roll and pitch as defined in DESIGN §3 (mobile-device naming, roll about y, pitch
 /// about x):
@@ -20,6 +26,12 @@ public struct TiltEstimate: Equatable, Sendable {
     public init(timeSeconds: Double, up: Vector3) {
         self.timeSeconds = timeSeconds
         self.up = up.normalized ?? Vector3(0, 0, 1)
+    }
+
+    /// For vectors already of unit length (estimator outputs): skips the normalisation.
+    init(timeSeconds: Double, unitUp: Vector3) {
+        self.timeSeconds = timeSeconds
+        self.up = unitUp
     }
 
     /// Builds the estimate for given roll and pitch (radians), from DESIGN §3's formula for `u`.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Which tilt drives the carousel (config `[tilt] axis`).
 public enum TiltAxis: String, CaseIterable, Sendable {
     /// Roll for a horizontal carousel, pitch for a vertical one (in display coordinates).
@@ -123,7 +129,7 @@ public struct TiltInputMapper: Sendable {
         if let tau = neutralTrackingSeconds, tau > 0, let last = lastTime {
             let dt = estimate.timeSeconds - last
             if dt > 0 {
-                let k = 1 - exp(-dt / tau)
+                let k = oneMinusExpNegative(dt / tau)
                 neutralUp = (neutralUp + (estimate.up - neutralUp) * k).normalized ?? neutralUp
             }
         }

@@ -1,9 +1,9 @@
 /// Appends compact JSON to a byte buffer. Hand-written because STATE frames are encoded once per
 /// frame for every watcher, and because INTERFACES §0 demands finite numbers and no `-0`.
 ///
-/// Usage: `var w = JSONWriter(); w.beginObject(); w.key("class"); w.string("ACK"); w.endObject()`.
+/// Usage: `var w = WireJSONWriter(); w.beginObject(); w.key("class"); w.string("ACK"); w.endObject()`.
 /// Commas are inserted automatically.
-public struct JSONWriter: Sendable {
+public struct WireJSONWriter: Sendable {
     /// The encoded bytes so far.
     public private(set) var bytes: [UInt8]
     // One flag per open container: whether it already holds an element.
@@ -52,7 +52,7 @@ public struct JSONWriter: Sendable {
     /// Swift's shortest round-tripping representation (which is valid JSON).
     public mutating func number(_ value: Double) {
         separate()
-        appendASCII(JSONWriter.format(value))
+        appendASCII(WireJSONWriter.format(value))
     }
 
     /// The JSON text of a number under the rules of `number(_:)`.
@@ -94,8 +94,8 @@ public struct JSONWriter: Sendable {
             case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
             case 0x00..<0x20:
                 bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(JSONWriter.hexDigits[Int(b >> 4)])
-                bytes.append(JSONWriter.hexDigits[Int(b & 0xF)])
+                bytes.append(WireJSONWriter.hexDigits[Int(b >> 4)])
+                bytes.append(WireJSONWriter.hexDigits[Int(b & 0xF)])
             default: bytes.append(b)
             }
         }

@@ -1,5 +1,5 @@
 /// Why a text is not one JSON value: the byte offset (0-based) and a short reason.
-public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct WireJSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public var offset: Int
     public var reason: String
     public init(offset: Int, reason: String) { self.offset = offset; self.reason = reason }
@@ -8,36 +8,36 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
 
 /// A strict RFC 8259 parser for one JSON text (surrounding whitespace allowed). Hand-written so
 /// that the daemon needs no Foundation and a hostile line cannot recurse without bound.
-public struct JSONParser {
+public struct WireJSONParser {
     /// Arrays and objects nested deeper than this are refused (a 64 KiB line of `[` would
     /// otherwise exhaust the stack).
     public static let maximumDepth = 64
 
     /// Parses `text` as exactly one JSON value.
-    /// - Throws: `JSONParseError` with the byte offset of the first problem.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    /// - Throws: `WireJSONParseError` with the byte offset of the first problem.
+    public static func parse(_ text: String) throws(WireJSONParseError) -> WireJSON {
         try parse(Array(text.utf8))
     }
 
     /// Parses the UTF-8 bytes as exactly one JSON value.
-    /// - Throws: `JSONParseError` with the byte offset of the first problem.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    /// - Throws: `WireJSONParseError` with the byte offset of the first problem.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(WireJSONParseError) -> WireJSON {
         let array = Array(bytes)
-        var result: Result<JSONValue, JSONParseError> = .failure(JSONParseError(offset: 0, reason: "empty"))
+        var result: Result<WireJSON, WireJSONParseError> = .failure(WireJSONParseError(offset: 0, reason: "empty"))
         array.withUnsafeBufferPointer { buffer in
-            result = Result { () throws(JSONParseError) -> JSONValue in try parse(buffer) }
+            result = Result { () throws(WireJSONParseError) -> WireJSON in try parse(buffer) }
         }
         return try result.get()
     }
 
     /// Parses the UTF-8 bytes as exactly one JSON value.
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(WireJSONParseError) -> WireJSON {
         var parser = Cursor(bytes: buffer)
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
         if parser.index < buffer.count {
-            throw JSONParseError(offset: parser.index, reason: "unexpected data after the value")
+            throw WireJSONParseError(offset: parser.index, reason: "unexpected data after the value")
         }
         return value
     }
@@ -60,9 +60,9 @@ public struct JSONParser {
             }
         }
 
-        func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: index, reason: reason) }
+        func fail(_ reason: String) -> WireJSONParseError { WireJSONParseError(offset: index, reason: reason) }
 
-        mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+        mutating func value(depth: Int) throws(WireJSONParseError) -> WireJSON {
             guard let byte = current else { throw fail("unexpected end of input") }
             switch byte {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
@@ -76,7 +76,7 @@ public struct JSONParser {
             }
         }
 
-        mutating func literal(_ word: StaticString) throws(JSONParseError) {
+        mutating func literal(_ word: StaticString) throws(WireJSONParseError) {
             let start = index
             let count = word.utf8CodeUnitCount
             guard bytes.count - index >= count else { throw fail("unexpected end of input") }
@@ -87,10 +87,10 @@ public struct JSONParser {
             index += count
         }
 
-        mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw fail("nested deeper than \(JSONParser.maximumDepth)") }
+        mutating func object(depth: Int) throws(WireJSONParseError) -> WireJSON {
+            guard depth <= WireJSONParser.maximumDepth else { throw fail("nested deeper than \(WireJSONParser.maximumDepth)") }
             index += 1
-            var members: [(String, JSONValue)] = []
+            var members: [(String, WireJSON)] = []
             skipWhitespace()
             if current == UInt8(ascii: "}") { index += 1; return .object(members) }
             while true {
@@ -113,10 +113,10 @@ public struct JSONParser {
             }
         }
 
-        mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
-            guard depth <= JSONParser.maximumDepth else { throw fail("nested deeper than \(JSONParser.maximumDepth)") }
+        mutating func array(depth: Int) throws(WireJSONParseError) -> WireJSON {
+            guard depth <= WireJSONParser.maximumDepth else { throw fail("nested deeper than \(WireJSONParser.maximumDepth)") }
             index += 1
-            var elements: [JSONValue] = []
+            var elements: [WireJSON] = []
             skipWhitespace()
             if current == UInt8(ascii: "]") { index += 1; return .array(elements) }
             while true {
@@ -132,7 +132,7 @@ public struct JSONParser {
             }
         }
 
-        mutating func number() throws(JSONParseError) -> Double {
+        mutating func number() throws(WireJSONParseError) -> Double {
             let start = index
             if current == UInt8(ascii: "-") { index += 1 }
             guard let first = current, isDigit(first) else { throw fail("expected a digit") }
@@ -159,7 +159,7 @@ public struct JSONParser {
 
         func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-        mutating func hex4() throws(JSONParseError) -> UInt32 {
+        mutating func hex4() throws(WireJSONParseError) -> UInt32 {
             guard bytes.count - index >= 4 else { throw fail("truncated \\u escape") }
             var v: UInt32 = 0
             for _ in 0..<4 {
@@ -177,7 +177,7 @@ public struct JSONParser {
             return v
         }
 
-        mutating func string() throws(JSONParseError) -> String {
+        mutating func string() throws(WireJSONParseError) -> String {
             index += 1 // opening quote
             var utf8: [UInt8] = []
             while true {

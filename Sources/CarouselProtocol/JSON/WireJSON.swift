@@ -1,15 +1,15 @@
 /// A parsed JSON value (RFC 8259). Numbers are kept as `Double`, which represents every integer
 /// a request may carry (|n| ≤ 2⁵³) exactly.
-public enum JSONValue: Equatable, Sendable {
+public enum WireJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
+    case array([WireJSON])
     /// Members in document order; a repeated key keeps its last value on lookup.
-    case object([(String, JSONValue)])
+    case object([(String, WireJSON)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: WireJSON, rhs: WireJSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -26,13 +26,13 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// The member named `key` of an object (the last one if repeated), else nil.
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> WireJSON? {
         guard case let .object(members) = self else { return nil }
         return members.last(where: { $0.0 == key })?.1
     }
 
     /// The element at `index` of an array, else nil.
-    public subscript(index: Int) -> JSONValue? {
+    public subscript(index: Int) -> WireJSON? {
         guard case let .array(elements) = self, elements.indices.contains(index) else { return nil }
         return elements[index]
     }
@@ -40,8 +40,8 @@ public enum JSONValue: Equatable, Sendable {
     public var stringValue: String? { if case let .string(s) = self { return s } else { return nil } }
     public var doubleValue: Double? { if case let .number(n) = self { return n } else { return nil } }
     public var boolValue: Bool? { if case let .bool(b) = self { return b } else { return nil } }
-    public var arrayValue: [JSONValue]? { if case let .array(a) = self { return a } else { return nil } }
-    public var objectValue: [(String, JSONValue)]? { if case let .object(o) = self { return o } else { return nil } }
+    public var arrayValue: [WireJSON]? { if case let .array(a) = self { return a } else { return nil } }
+    public var objectValue: [(String, WireJSON)]? { if case let .object(o) = self { return o } else { return nil } }
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// The value as an `Int` when it is a number with no fractional part within ±2⁵³, else nil.

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import MotionFusion
+
+/// Samples from a recording (native CSV, x-io, BROAD or NCSU, read by MotionFusion's
+/// `RecordingReader`), released in real time on a CLOCK_MONOTONIC timerfd, or as fast as
+/// possible. Status is always `replay` while started.
+///
+/// Timestamps are mapped onto CLOCK_MONOTONIC: the first sample is released at `start()` time
+/// `t0` and sample `i` carries `t0 + (ts_i − ts_0) / speed`, so downstream filters see a live
+/// clock. With `loop`, the recording restarts after its last sample, one median sample interval
+/// later, keeping time increasing.
+public final class ReplaySource: SensorSource {
+    public let name: String
+    private let samples: [IMUSample]
+    private let speed: Double
+    private let loop: Bool
+    private let asFastAsPossible: Bool
+    private var timerFD: Int32 = -1
+    private var next = 0
+    private var startNanoseconds: Int64 = 0
+    /// Monotonic offset of the current pass (grows by one recording length per loop).
+    private var passOffset: Int64 = 0
+    private let intervalNanoseconds: Int64
+
+    public private(set) var status: SensorStatus = .replay
+    public private(set) var statusMessage: String?
+    public var sampleRateHz: Double? { intervalNanoseconds > 0 ? 1e9 * speed / Double(intervalNanoseconds) : nil }
+    public var pollDescriptor: Int32? { timerFD >= 0 ? timerFD : nil }
+    /// Whether every sample has been released (never true with `loop`).
+    public var finished: Bool { !loop && next >= samples.count }
+
+    /// Loads a recording.
+    /// - Parameters:
+    ///   - path: the file; its name becomes `name`.
+    ///   - speed: time factor (2 = twice as fast), > 0.
+    ///   - loop: start again after the end.
+    ///   - asFastAsPossible: ignore time and release everything at once.
+    /// - Throws: `SensorError.recording(file:line:reason:)` for a missing, empty or bad file.
+    public init(path: String, speed: Double = 1, loop: Bool = false, asFastAsPossible: Bool = false) throws(SensorError) {
+        guard let text = ReplaySource.readFile(path) else {
+            throw SensorError.recording(file: path, line: 0, reason: "cannot read (errno \(errno))")
+        }
+        do {
+            samples = try RecordingReader.parse(text: text)
+        } catch {
+            throw SensorError.recording(file: path, line: error.line, reason: error.reason)
+        }
+        guard !samples.isEmpty else { throw SensorError.recording(file: path, line: 0, reason: "no samples") }
+        guard speed > 0, speed.isFinite else { throw SensorError.recording(file: path, line: 0, reason: "speed must be > 0") }
+        name = path.split(separator: "/").last.map(String.init) ?? path
+        self.speed = speed
+        self.loop = loop
+        self.asFastAsPossible = asFastAsPossible
+        var gaps = zip(samples.dropFirst(), samples).map { $0.timestampNanoseconds - $1.timestampNanoseconds }.filter { $0 > 0 }
+        gaps.sort()
+        intervalNanoseconds = gaps.isEmpty ? 10_000_000 : gaps[gaps.count / 2]
+    }
+
+    deinit { stop() }
+
+    public func start() throws(SensorError) {
+        stop()
+        let fd = clinux_timerfd_create()
+        guard fd >= 0 else { throw SensorError.io(device: name, what: "timerfd_create", errno: clinux_errno()) }
+        timerFD = fd
+        next = 0
+        passOffset = 0
+        startNanoseconds = clinux_monotonic_ns()
+        status = .replay
+        arm()
+    }
+
+    public func stop() {
+        if timerFD >= 0 {
+            close(timerFD)
+            timerFD = -1
+        }
+    }
+
+    public func readAvailable(into out: inout [IMUSample]) throws(SensorError) {
+        guard timerFD >= 0 else { return }
+        _ = clinux_timerfd_read(timerFD)
+        let now = clinux_monotonic_ns()
+        let first = samples[0].timestampNanoseconds
+        while next < samples.count {
+            let due = startNanoseconds + passOffset + Int64(Double(samples[next].timestampNanoseconds - first) / speed)
+            if !asFastAsPossible && due > now { break }
+            var s = samples[next]
+            s.timestampNanoseconds = due
+            out.append(s)
+            next += 1
+            if next == samples.count && loop {
+                let length = samples[samples.count - 1].timestampNanoseconds - first + intervalNanoseconds
+                passOffset += Int64(Double(length) / speed)
+                next = 0
+                if asFastAsPossible { break }
+            }
+        }
+        if finished { statusMessage = "end of recording" }
+        arm()
+    }
+
+    /// Arms the timer for the next due sample (immediately when replaying as fast as possible).
+    private func arm() {
+        guard timerFD >= 0, next < samples.count else {
+            if timerFD >= 0 { _ = clinux_timerfd_set(timerFD, 0, 0) }
+            return
+        }
+        if asFastAsPossible {
+            _ = clinux_timerfd_set(timerFD, 1, 0)
+            return
+        }
+        let first = samples[0].timestampNanoseconds
+        let due = startNanoseconds + passOffset + Int64(Double(samples[next].timestampNanoseconds - first) / speed)
+        _ = clinux_timerfd_set(timerFD, max(1, due - clinux_monotonic_ns()), 0)
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

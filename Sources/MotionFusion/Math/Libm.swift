@@ -1,8 +1,0 @@
-// libm only (atan2, tan, exp, …): MotionFusion imports no Foundation (DESIGN §2).
-#if canImport(Glibc)
-@_exported import Glibc
-#elseif canImport(Musl)
-@_exported import Musl
-#elseif canImport(Darwin)
-@_exported import Darwin
-#endif

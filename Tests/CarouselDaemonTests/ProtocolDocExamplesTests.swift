@@ -1,0 +1,149 @@
+import CarouselProtocol
+import CarouselTestSupport
+import Testing
+
+/// (g) Every example exchange in docs/PROTOCOL.md, replayed against a real daemon started with
+/// the document's own `example-config` block (STYLE.md: examples are tests).
+@Suite(.serialized) struct ProtocolDocExamplesTests {
+    struct Step {
+        var connection: Int
+        var fromClient: Bool
+        var text: String
+        var line: Int
+    }
+
+    struct Example {
+        var title: String
+        var line: Int
+        var ignore: Set<String> = ["seq", "time_ns", "uptime_s"]
+        var config: [String: [String: String]] = [:]
+        var uids: [Int: UInt32] = [:]
+        var steps: [Step] = []
+    }
+
+    static let docPath = TestPaths.packageRoot + "/docs/PROTOCOL.md"
+
+    /// Parses the `ini example-config` block and every `protocol` block.
+    static func parse(_ text: String) -> (config: [String: [String: String]], examples: [Example]) {
+        var config: [String: [String: String]] = [:]
+        var examples: [Example] = []
+        var title = ""
+        var block: String?
+        var section = ""
+        var current = Example(title: "", line: 0)
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw)
+            if block == nil {
+                if line.hasPrefix("### ") { title = String(line.dropFirst(4)) }
+                if line == "```ini example-config" { block = "config" }
+                if line == "```protocol" { block = "protocol"; current = Example(title: title, line: n + 1) }
+                continue
+            }
+            if line == "```" {
+                if block == "protocol" { examples.append(current) }
+                block = nil
+                continue
+            }
+            if block == "config" {
+                if line.hasPrefix("[") { section = String(line.dropFirst().dropLast()) }
+                else if let eq = line.firstIndex(of: "=") {
+                    config[section, default: [:]][trim(line[..<eq])] = trim(line[line.index(after: eq)...])
+                }
+                continue
+            }
+            if line.hasPrefix("# ignore:") {
+                for key in line.dropFirst(9).split(separator: ",") { current.ignore.insert(trim(key[...])) }
+            } else if line.hasPrefix("# config:"), let close = line.firstIndex(of: "]"), let eq = line.firstIndex(of: "=") {
+                let s = trim(line[line.index(after: line.firstIndex(of: "[") ?? line.startIndex)..<close])
+                current.config[s, default: [:]][trim(line[line.index(after: close)..<eq])] = trim(line[line.index(after: eq)...])
+            } else if line.hasPrefix("# uid "), let colon = line.firstIndex(of: ":") {
+                if let conn = Int(trim(line[line.index(line.startIndex, offsetBy: 6)..<colon])),
+                   let uid = UInt32(trim(line[line.index(after: colon)...])) { current.uids[conn] = uid }
+            } else if let colon = line.firstIndex(of: ":"), let who = line.first, who == "C" || who == "S" {
+                let conn = Int(line[line.index(after: line.startIndex)..<colon]) ?? 1
+                current.steps.append(Step(connection: conn, fromClient: who == "C",
+                                          text: String(line[line.index(after: colon)...].dropFirst()), line: n + 1))
+            }
+        }
+        return (config, examples)
+    }
+
+    static func trim(_ s: Substring) -> String {
+        String(s.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+
+    /// Structural equality, skipping `ignore` keys anywhere; numbers within 1e-9.
+    static func matches(_ actual: WireJSON, _ expected: WireJSON, ignore: Set<String>) -> Bool {
+        switch (actual, expected) {
+        case let (.object(a), .object(e)):
+            let ak = Set(a.map(\.0)).subtracting(ignore), ek = Set(e.map(\.0)).subtracting(ignore)
+            guard ak == ek else { return false }
+            return ek.allSatisfy { k in
+                guard let av = actual[k], let ev = expected[k] else { return false }
+                return matches(av, ev, ignore: ignore)
+            }
+        case let (.array(a), .array(e)):
+            return a.count == e.count && zip(a, e).allSatisfy { matches($0, $1, ignore: ignore) }
+        case let (.number(a), .number(e)):
+            return abs(a - e) <= 1e-9 * max(1, abs(e))
+        default:
+            return actual == expected
+        }
+    }
+
+    @Test func documentHasExamplesForEveryMessageAndCommand() throws {
+        let text = try #require(readTextFile(Self.docPath))
+        let (_, examples) = Self.parse(text)
+        let all = examples.flatMap(\.steps)
+        for cls in ["VERSION", "WATCH", "STATE", "INDEX", "SENSOR", "STATUS", "SENSORS", "SAMPLE", "ACK", "ERROR"] {
+            #expect(all.contains { !$0.fromClient && $0.text.contains("\"class\":\"\(cls)\"") }, "no example of \(cls)")
+        }
+        for cmd in Request.commandNames {
+            #expect(all.contains { $0.fromClient && $0.text.contains("\"cmd\":\"\(cmd)\"") }, "no example of \(cmd)")
+        }
+        for code in ProtocolErrorCode.allCases {
+            #expect(all.contains { !$0.fromClient && $0.text.contains("\"code\":\"\(code.rawValue)\"") }, "no example of \(code.rawValue)")
+        }
+    }
+
+    @Test func everyExampleReplaysAgainstTheDaemon() throws {
+        let text = try #require(readTextFile(Self.docPath))
+        let (baseConfig, examples) = Self.parse(text)
+        #expect(examples.count >= 10)
+        for example in examples {
+            var overrides = baseConfig
+            for (section, keys) in example.config {
+                for (k, v) in keys {
+                    overrides[section, default: [:]][k] = k == "replay_file" && !v.hasPrefix("/") ? TestPaths.packageRoot + "/" + v : v
+                }
+            }
+            let daemon = try E2EDaemon("doc", overrides: overrides)
+            var clients: [Int: SocketClient] = [:]
+            for step in example.steps {
+                let client: SocketClient
+                if let c = clients[step.connection] {
+                    client = c
+                } else if let uid = example.uids[step.connection] {
+                    client = try SocketClient(path: daemon.socketPath, uid: uid, gid: uid)
+                    clients[step.connection] = client
+                } else {
+                    client = try SocketClient(path: daemon.socketPath)
+                    clients[step.connection] = client
+                }
+                if step.fromClient {
+                    if step.text.hasPrefix("<"), step.text.hasSuffix(" bytes>"), let n = Int(step.text.dropFirst().dropLast(7)) {
+                        try client.sendRaw([UInt8](repeating: 0x20, count: n) + [0x0A])
+                    } else {
+                        try client.send(step.text)
+                    }
+                    continue
+                }
+                let actual = try client.readLine() ?? "<connection closed>"
+                let expected = try? WireJSONParser.parse(step.text)
+                let ok = (try? WireJSONParser.parse(actual)).map { a in expected.map { Self.matches(a, $0, ignore: example.ignore) } ?? false } ?? false
+                #expect(ok, "PROTOCOL.md:\(step.line) (\(example.title)): expected \(step.text) | actual: \(actual)")
+            }
+            #expect(try daemon.stop() == 0)
+        }
+    }
+}

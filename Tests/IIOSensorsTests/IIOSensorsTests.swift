@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarouselTestSupport
+import MotionFusion
+import Testing
+@testable import IIOSensors
+
+/// Pure parts of IIOSensors: calibration maths, rate choice, selection, JSON. (Mount-matrix
+/// parsing is MotionFusion's `MountMatrix`, tested there; its precedence is tested end to end.)
+struct SampleTransformTests {
+    let reflection = MountMatrix(rows: (Vector3(-1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)))
+
+    @Test func accelIsScaledMountedAndNegated() {
+        let t = SampleTransform(
+            accelAxes: [AxisCalibration(scale: 0.5, offset: 2), AxisCalibration(scale: 0.5, offset: 0),
+                        AxisCalibration(scale: 0.25, offset: 0)],
+            accelMatrix: reflection, gyroAxes: [], gyroMatrix: reflection, convention: .gravity)
+        // ((10 + 2) · 0.5, 4 · 0.5, −40 · 0.25) = (6, 2, −10) → M → (−6, 2, −10) → negated.
+        #expect(t.accel([10, 4, -40]) == Vector3(6, -2, 10))
+        var s = t
+        s.convention = .specificForce
+        #expect(s.accel([10, 4, -40]) == Vector3(-6, 2, -10))
+    }
+
+    @Test func gyroUsesDeterminantTimesMatrix() {
+        let unit = AxisCalibration(scale: 1, offset: 0)
+        let t = SampleTransform(accelAxes: [unit, unit, unit], accelMatrix: reflection,
+                                gyroAxes: [unit, unit, unit], gyroMatrix: reflection, convention: .gravity)
+        // M · (1, 2, 3) = (−1, 2, 3); det = −1 → (1, −2, −3).
+        #expect(t.gyro([1, 2, 3]) == Vector3(1, -2, -3))
+    }
+
+    @Test func largeRawValuesDoNotOverflow() {
+        let a = AxisCalibration(scale: 1e-6, offset: 0)
+        #expect(a.value(Int64(Int32.max) * 4) == Double(Int64(Int32.max) * 4) * 1e-6)
+    }
+}
+
+struct SamplingRateTests {
+    @Test func nearestListedRateAtOrAbove() {
+        let available = [800, 400, 200, 100, 50, 12.5, 6.25, 1.56]
+        #expect(SamplingRate.choose(requestedHz: 30, available: available) == 50)
+        #expect(SamplingRate.choose(requestedHz: 50, available: available) == 50)
+        #expect(SamplingRate.choose(requestedHz: 1000, available: available) == 800)
+        #expect(SamplingRate.choose(requestedHz: 30, available: []) == 30)
+        #expect(SamplingRate.text(12.5) == "12.5")
+        #expect(SamplingRate.text(100) == "100")
+    }
+
+    @Test func sysfsNumbersIgnoreLocaleAndWhitespace() {
+        #expect(parseSysfsNumber("0.009806650\n") == 0.00980665)
+        #expect(parseSysfsNumber("0,0098\n") == nil)
+        #expect(parseSysfsNumberList("15.620000 31.260000 62.500000\n") == [15.62, 31.26, 62.5])
+        #expect(parseSysfsNumberList("[0.1 0.1 100]") == nil)
+    }
+}
+
+struct SensorSelectionTests {
+    func sensor(_ id: String, _ name: String, _ kind: SensorKind, label: String = "", location: String = "",
+                parent: String? = nil, grandparent: String? = nil) -> SensorInfo {
+        SensorInfo(id: id, name: name, label: label, path: "/sys/devices/x/\(id)", dev: "/dev/\(id)", kind: kind,
+                   channels: [], mountMatrix: .identity, mountMatrixSource: .identity, gyroMountMatrix: nil,
+                   samplingFrequencyHz: nil, samplingFrequencyAvailableHz: [], buffered: false, triggers: [],
+                   warnings: [], location: location, parentPath: parent, grandparentPath: grandparent)
+    }
+
+    @Test func automaticSkipsBaseAndPairsByParent() throws {
+        let sensors = [
+            sensor("iio:device0", "accel_base", .accel, label: "accel-base", location: "base"),
+            sensor("iio:device1", "lsm6dsl_accel", .accel, parent: "/sys/devices/i2c/1-006a"),
+            sensor("iio:device2", "lsm6dsl_gyro", .gyro, parent: "/sys/devices/i2c/1-006a"),
+        ]
+        let s = try SensorSelection.choose(from: sensors, selector: nil)
+        #expect(s.accel.id == "iio:device1")
+        #expect(s.gyro?.id == "iio:device2")
+        #expect(s.notes.count == 1)
+    }
+
+    @Test func imuPreferredAndLabelPairing() throws {
+        let sensors = [
+            sensor("iio:device0", "a", .accel, label: "accel-display"),
+            sensor("iio:device1", "g", .gyro, label: "gyro-display"),
+        ]
+        #expect(try SensorSelection.choose(from: sensors, selector: "accel-display").gyro?.id == "iio:device1")
+        let withIMU = sensors + [sensor("iio:device3", "bmi160", .imu)]
+        #expect(try SensorSelection.choose(from: withIMU, selector: nil).accel.id == "iio:device3")
+        #expect(throws: SensorError.notFound("nope")) { try SensorSelection.choose(from: sensors, selector: "nope") }
+    }
+
+    @Test func emptyJSONIsEmptyArray() {
+        #expect(SensorInfo.jsonArray([]) == "[]")
+        #expect(jsonNumber(-0.0) == "0")
+        #expect(jsonString("a\"b\n") == "\"a\\\"b\\n\"")
+    }
+}
+
+@Suite(.serialized) struct RecorderReplayTests {
+    @Test func recorderRoundTripsThroughReplay() throws {
+        let path = "/tmp/carousel-replay-\(getpid()).csv"
+        let recorded = [
+            IMUSample(timestampNanoseconds: 1_000_000_000, accel: Vector3(0.1, -0.2, 9.81), gyro: Vector3(0.01, 0, -0.02)),
+            IMUSample(timestampNanoseconds: 1_010_000_000, accel: Vector3(0.2, -0.1, 9.8), gyro: nil),
+        ]
+        let recorder = try Recorder(path: path)
+        try recorder.append(recorded)
+        // Not under its final name until finished.
+        #expect(access(path, F_OK) != 0)
+        try recorder.finish()
+        #expect(readTextFile(path)?.hasPrefix("timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n") == true)
+
+        let replay = try ReplaySource(path: path, asFastAsPossible: true)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 2)
+        #expect(out.map(\.accel) == recorded.map(\.accel))
+        #expect(out.map(\.gyro) == recorded.map(\.gyro))
+        // Mapped onto the monotonic clock, 10 ms apart as recorded.
+        #expect(out[1].timestampNanoseconds - out[0].timestampNanoseconds == 10_000_000)
+        #expect(replay.status == .replay)
+        #expect(replay.finished)
+        unlink(path)
+    }
+
+    func writeRecording(_ rows: [String]) -> String {
+        let path = "/tmp/carousel-replay-rt-\(getpid())-\(rows.count).csv"
+        let text = (["timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"] + rows).joined(separator: "\n") + "\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        return path
+    }
+
+    @Test func realTimePacingWithSpeedFactor() throws {
+        // 100 ms apart as recorded; at speed 10 they come due 10 ms apart.
+        let path = writeRecording(["0,0,0,9.8,,,", "100000000,0,0,9.7,,,", "200000000,0,0,9.6,,,"])
+        defer { unlink(path) }
+        let replay = try ReplaySource(path: path, speed: 10)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 1)  // only the first is due at start
+        let fd = try #require(replay.pollDescriptor)
+        while out.count < 3 {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&p, 1, 2000) == 1, "the replay timerfd never fired")
+            try replay.readAvailable(into: &out)
+        }
+        #expect(out.map(\.accel.z) == [9.8, 9.7, 9.6])
+        #expect(out[1].timestampNanoseconds - out[0].timestampNanoseconds == 10_000_000)
+        #expect(out[2].timestampNanoseconds - out[0].timestampNanoseconds == 20_000_000)
+        #expect(replay.sampleRateHz == 100)
+        #expect(replay.finished)
+    }
+
+    @Test func loopKeepsTimeIncreasing() throws {
+        let path = writeRecording(["1000,1,0,0,,,", "11000,2,0,0,,,"])
+        defer { unlink(path) }
+        let replay = try ReplaySource(path: path, loop: true, asFastAsPossible: true)
+        try replay.start()
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        try replay.readAvailable(into: &out)
+        #expect(out.map(\.accel.x) == [1, 2, 1, 2])
+        // One median interval (10 µs) after the last sample, the next pass starts.
+        let t = out.map { $0.timestampNanoseconds - out[0].timestampNanoseconds }
+        #expect(t == [0, 10_000, 20_000, 30_000])
+        #expect(!replay.finished)
+    }
+
+    @Test func badRecordingNamesFileAndLine() {
+        let path = "/tmp/carousel-replay-bad-\(getpid()).csv"
+        let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n1,0,0,9.8,,,\n2,zz,0,9.8,,,\n"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        do {
+            _ = try ReplaySource(path: path)
+            Issue.record("expected an error")
+        } catch {
+            if case let .recording(file, line, _) = error {
+                #expect(file == path)
+                #expect(line == 3)
+            } else {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        unlink(path)
+    }
+}
+
+struct BufferFailureMessageTests {
+    @Test func ebusyNamesTheLikelyHolder() {
+        let source = IIOSensorSource(configuration: IIOSourceConfiguration())
+        let info = SensorInfo(id: "iio:device0", name: "accel_3d", label: "", path: "/sys/x", dev: "/dev/iio:device0",
+                              kind: .accel, channels: [], mountMatrix: .identity, mountMatrixSource: .identity,
+                              gyroMountMatrix: nil, samplingFrequencyHz: nil, samplingFrequencyAvailableHz: [],
+                              buffered: true, triggers: [], warnings: [], location: "", parentPath: nil, grandparentPath: nil)
+        let busy = source.bufferFailureMessage(info, .io(device: "accel_3d (iio:device0)", what: "iio_device_create_buffer", errno: EBUSY))
+        #expect(busy == "accel_3d (iio:device0): buffer busy (iio_device_create_buffer: EBUSY): another process such as iio-sensor-proxy holds /dev/iio:device0")
+        let other = source.bufferFailureMessage(info, .io(device: "accel_3d (iio:device0)", what: "iio_device_create_buffer", errno: ENOENT))
+        #expect(other.contains("buffer unavailable") && other.contains("errno 2"))
+    }
+}
