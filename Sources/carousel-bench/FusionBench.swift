@@ -1,3 +1,4 @@
+import Glibc
 import MotionFusion
 
 /// MotionFusion throughput (issue 3 "Benchmark", issue 7): samples per second through the

@@ -1,4 +1,4 @@
-import CarouselTestSupport
+import CUmockdev
 import Glibc
 
 /// A buffered IIO accelerometer in a umockdev testbed whose `/dev/iio:device0` is a PTY: each
@@ -54,28 +54,53 @@ final class MockAccelerometer {
     A: name=carousel-bench-accel\\n
     """
 
-    let testbed: UmockdevTestbed
+    /// The testbed (`UMockdevTestbed`, libumockdev 0.17 C API); removed with this object.
+    private let testbed: UnsafeMutablePointer<UMockdevTestbed>
+    /// The sandbox root, passed to the daemon as `UMOCKDEV_DIR`.
+    let rootDirectory: String
     private let master: Int32
 
     /// - Throws: `BenchError` when libumockdev fails.
     init() throws {
-        do {
-            testbed = try UmockdevTestbed()
-            try testbed.add(description: Self.description)
-            master = try testbed.streamDescriptor(node: Self.node)
-        } catch {
-            throw BenchError("umockdev testbed: \(error)")
+        guard let tb = umockdev_testbed_new() else { throw BenchError("umockdev_testbed_new failed") }
+        testbed = tb
+        guard let root = umockdev_testbed_get_root_dir(tb) else {
+            g_object_unref(UnsafeMutableRawPointer(tb))
+            throw BenchError("umockdev: testbed has no root directory")
         }
+        rootDirectory = String(cString: root)
+        g_free(root)
+        var error: UnsafeMutablePointer<GError>?
+        guard umockdev_testbed_add_from_string(tb, Self.description, &error) != 0 else {
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+            if let error { g_error_free(error) }
+            g_object_unref(UnsafeMutableRawPointer(tb))
+            throw BenchError("umockdev: bad device description: \(message)")
+        }
+        let fd = umockdev_testbed_get_dev_fd(tb, Self.node)
+        guard fd >= 0 else {
+            g_object_unref(UnsafeMutableRawPointer(tb))
+            throw BenchError("umockdev: \(Self.node) is not a PTY-backed node")
+        }
+        // Raw mode: no line discipline may alter or hold back scan bytes.
+        var attributes = termios()
+        if tcgetattr(fd, &attributes) == 0 {
+            cfmakeraw(&attributes)
+            _ = tcsetattr(fd, TCSANOW, &attributes)
+        }
+        master = fd
     }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(testbed)) }
 
     /// Environment that makes a child process see the testbed.
     var environment: [String: String] {
-        ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": testbed.rootDirectory]
+        ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": rootDirectory]
     }
 
     /// Whether the daemon has the buffer enabled (it reads samples only while someone watches).
     var bufferEnabled: Bool {
-        (testbed.attribute(device: Self.devicePath, "buffer/enable") ?? "0").hasPrefix("1")
+        (ProcessProbe.read(rootDirectory + "/sys" + Self.devicePath + "/buffer/enable") ?? "0").hasPrefix("1")
     }
 
     /// The raw scan for a device rolled by `rollDegrees` (right edge down), face up, in the

@@ -75,12 +75,12 @@ final class WatchClient {
     /// Waits until a line whose `class` is `cls` arrives (at most `timeoutSeconds`), dropping
     /// the lines before it. Returns the parsed object and its arrival time.
     /// - Throws: `BenchError` on timeout or end of stream.
-    func waitFor(class cls: String, timeoutSeconds: Double) throws -> (JSONValue, Int64) {
+    func waitFor(class cls: String, timeoutSeconds: Double) throws -> (WireJSON, Int64) {
         let deadline = BenchClock.monotonicNanoseconds() + Int64(timeoutSeconds * 1e9)
         while true {
             while !lines.isEmpty {
                 let (text, at) = lines.removeFirst()
-                if let value = try? JSONParser.parse(text), value["class"]?.stringValue == cls { return (value, at) }
+                if let value = try? WireJSONParser.parse(text), value["class"]?.stringValue == cls { return (value, at) }
             }
             let now = BenchClock.monotonicNanoseconds()
             guard now < deadline else { throw BenchError("no \(cls) from carouseld within \(timeoutSeconds) s") }
