@@ -56,6 +56,7 @@ while !arguments.isEmpty {
 }
 guard !commands.isEmpty else { fail("missing benchmark name\n" + usage, status: 64) }
 
+ChildRegistry.installSignalHandlers()
 let reporter = Reporter(json: json)
 var status: Int32 = 0
 for command in commands {

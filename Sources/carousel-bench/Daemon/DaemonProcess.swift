@@ -60,6 +60,10 @@ final class DaemonProcess {
         let rc = posix_spawn(&child, executable, &actions, nil, argv, envv)
         guard rc == 0 else { close(notifyFD); throw BenchError.system("posix_spawn \(executable)", rc) }
         pid = child
+        ChildRegistry.add(child)
+        // Again after each spawn: libumockdev installs its own SIGTERM/SIGINT handler when a
+        // testbed is created, which would otherwise leave this daemon running.
+        ChildRegistry.installSignalHandlers()
     }
 
     deinit {
@@ -97,7 +101,10 @@ final class DaemonProcess {
     func hasExited() -> Bool {
         if exited { return true }
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+        if waitpid(pid, &status, WNOHANG) == pid {
+            exited = true
+            ChildRegistry.remove(pid)
+        }
         return exited
     }
 
@@ -112,6 +119,7 @@ final class DaemonProcess {
             var status: Int32 = 0
             _ = waitpid(pid, &status, 0)
             exited = true
+            ChildRegistry.remove(pid)
         }
     }
 
