@@ -39,8 +39,10 @@ let package = Package(
 
         .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon"]),
         .executableTarget(name: "carouselctl", dependencies: ["CarouselCommandLine"]),
+        // CUmockdev: the daemon benchmark drives a umockdev testbed (PTY-backed accelerometer).
         .executableTarget(name: "carousel-bench", dependencies: [
             "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
+            "CUmockdev",
         ]),
 
         // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.

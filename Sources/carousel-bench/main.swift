@@ -1,1 +1,75 @@
-import CarouselEngine
+import Glibc
+
+// carousel-bench: performance figures of carouseld (docs/PERFORMANCE.md).
+// Build and run in release mode: `swift run -c release carousel-bench engine|fusion|daemon|all [--json]`.
+
+let usage = """
+usage: carousel-bench engine|fusion|daemon|all [--json] [--runs N] [--carouseld PATH]
+  engine   visible-attribute frame cost (10 vs 1,000,000 items), attributes/s, 60 s session CPU
+  fusion   samples/s through the default estimator + biquad
+  daemon   sample-to-STATE latency, CPU with 256 watchers, idle wake-ups, RSS, start-up to READY
+  --json   one JSON object per measurement (name, unit, value, runs, median, min, max)
+  --runs N measured runs per figure (default 7; a warm-up precedes them)
+  --samples N  fusion samples per run (default 2,000,000; lower it under valgrind)
+  --carouseld PATH  the daemon binary to measure (default: carouseld next to this binary)
+
+"""
+
+func fail(_ message: String, status: Int32) -> Never {
+    let text = "carousel-bench: \(message)\n"
+    _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var json = false
+var runs = 7
+var carouseldPath: String?
+var fusionSamples = 2_000_000
+var commands: [String] = []
+while !arguments.isEmpty {
+    let a = arguments.removeFirst()
+    switch a {
+    case "--json": json = true
+    case "--runs":
+        guard let v = arguments.first.flatMap({ Int($0) }), v >= 1, v <= 1000 else {
+            fail("--runs needs an integer in 1...1000\n" + usage, status: 64)
+        }
+        arguments.removeFirst()
+        runs = v
+    case "--carouseld":
+        guard let v = arguments.first else { fail("--carouseld needs a path\n" + usage, status: 64) }
+        arguments.removeFirst()
+        carouseldPath = v
+    case "--samples":
+        guard let v = arguments.first.flatMap({ Int($0) }), v >= 1 else {
+            fail("--samples needs a positive integer\n" + usage, status: 64)
+        }
+        arguments.removeFirst()
+        fusionSamples = v
+    case "-h", "--help":
+        print(usage, terminator: "")
+        exit(0)
+    case "engine", "fusion", "daemon", "all": commands.append(a)
+    default: fail("unknown argument '\(a)'\n" + usage, status: 64)
+    }
+}
+guard !commands.isEmpty else { fail("missing benchmark name\n" + usage, status: 64) }
+
+ChildRegistry.installSignalHandlers()
+let reporter = Reporter(json: json)
+var status: Int32 = 0
+for command in commands {
+    if command == "engine" || command == "all" { EngineBench(reporter: reporter, runs: runs).run() }
+    if command == "fusion" || command == "all" { FusionBench(reporter: reporter, runs: runs, samplesPerRun: fusionSamples).run() }
+    if command == "daemon" || command == "all" {
+        do {
+            try DaemonBench(reporter: reporter, runs: runs, carouseldPath: carouseldPath).run()
+        } catch {
+            let text = "carousel-bench: daemon: \(error)\n"
+            _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            status = 69
+        }
+    }
+}
+exit(status)

@@ -1,0 +1,131 @@
+import CUmockdev
+import Glibc
+
+/// A buffered IIO accelerometer in a umockdev testbed whose `/dev/iio:device0` is a PTY: each
+/// scan the benchmark writes to the PTY's master end becomes readable on the device node at
+/// once, exactly like a sample the kernel pushes into the IIO buffer. This is how the daemon
+/// benchmark controls when a sample becomes readable (DESIGN §8, docs/SENSORS.md).
+///
+/// Scan layout (our own description, in the style of a 16-bit I²C accelerometer): x, y, z as
+/// `le:s16/16>>0` at byte 0, 2, 4, two bytes of padding, then the `le:s64/64>>0` timestamp at
+/// byte 8; 16 bytes per scan. `in_accel_scale` = 0.00980665 m/s² per LSB (1 mg), so 1000 LSB
+/// is 1 g. The listed rates start at 1 Hz so that, configured at 1 Hz, the daemon's "stale"
+/// watchdog (5 periods) stays quiet between the benchmark's bursts.
+final class MockAccelerometer {
+    static let devicePath = "/devices/platform/carousel-bench-accel/iio:device0"
+    static let node = "/dev/iio:device0"
+    static let description = """
+    P: /devices/platform/carousel-bench-accel/iio:device0
+    N: iio:device0
+    E: DEVNAME=/dev/iio:device0
+    E: DEVTYPE=iio_device
+    E: SUBSYSTEM=iio
+    A: name=bench_accel\\n
+    A: in_accel_x_raw=0\\n
+    A: in_accel_y_raw=0\\n
+    A: in_accel_z_raw=-1000\\n
+    A: in_accel_scale=0.00980665\\n
+    A: sampling_frequency=1\\n
+    A: sampling_frequency_available=1 10 25 50 100 200\\n
+    A: current_timestamp_clock=realtime\\n
+    A: buffer/length=64\\n
+    A: buffer/enable=0\\n
+    A: buffer/watermark=1\\n
+    A: trigger/current_trigger=\\n
+    A: scan_elements/in_accel_x_en=0\\n
+    A: scan_elements/in_accel_x_index=0\\n
+    A: scan_elements/in_accel_x_type=le:s16/16>>0\\n
+    A: scan_elements/in_accel_y_en=0\\n
+    A: scan_elements/in_accel_y_index=1\\n
+    A: scan_elements/in_accel_y_type=le:s16/16>>0\\n
+    A: scan_elements/in_accel_z_en=0\\n
+    A: scan_elements/in_accel_z_index=2\\n
+    A: scan_elements/in_accel_z_type=le:s16/16>>0\\n
+    A: scan_elements/in_timestamp_en=0\\n
+    A: scan_elements/in_timestamp_index=3\\n
+    A: scan_elements/in_timestamp_type=le:s64/64>>0\\n
+
+    P: /devices/platform/carousel-bench-accel/trigger0
+    E: SUBSYSTEM=iio
+    A: name=bench_accel-dev0\\n
+
+    P: /devices/platform/carousel-bench-accel
+    E: SUBSYSTEM=platform
+    A: name=carousel-bench-accel\\n
+    """
+
+    /// The testbed (`UMockdevTestbed`, libumockdev 0.17 C API); removed with this object.
+    private let testbed: UnsafeMutablePointer<UMockdevTestbed>
+    /// The sandbox root, passed to the daemon as `UMOCKDEV_DIR`.
+    let rootDirectory: String
+    private let master: Int32
+
+    /// - Throws: `BenchError` when libumockdev fails.
+    init() throws {
+        guard let tb = umockdev_testbed_new() else { throw BenchError("umockdev_testbed_new failed") }
+        testbed = tb
+        guard let root = umockdev_testbed_get_root_dir(tb) else {
+            g_object_unref(UnsafeMutableRawPointer(tb))
+            throw BenchError("umockdev: testbed has no root directory")
+        }
+        rootDirectory = String(cString: root)
+        g_free(root)
+        var error: UnsafeMutablePointer<GError>?
+        guard umockdev_testbed_add_from_string(tb, Self.description, &error) != 0 else {
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+            if let error { g_error_free(error) }
+            g_object_unref(UnsafeMutableRawPointer(tb))
+            throw BenchError("umockdev: bad device description: \(message)")
+        }
+        let fd = umockdev_testbed_get_dev_fd(tb, Self.node)
+        guard fd >= 0 else {
+            g_object_unref(UnsafeMutableRawPointer(tb))
+            throw BenchError("umockdev: \(Self.node) is not a PTY-backed node")
+        }
+        // Raw mode: no line discipline may alter or hold back scan bytes.
+        var attributes = termios()
+        if tcgetattr(fd, &attributes) == 0 {
+            cfmakeraw(&attributes)
+            _ = tcsetattr(fd, TCSANOW, &attributes)
+        }
+        master = fd
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(testbed)) }
+
+    /// Environment that makes a child process see the testbed.
+    var environment: [String: String] {
+        ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": rootDirectory]
+    }
+
+    /// Whether the daemon has the buffer enabled (it reads samples only while someone watches).
+    var bufferEnabled: Bool {
+        (ProcessProbe.read(rootDirectory + "/sys" + Self.devicePath + "/buffer/enable") ?? "0").hasPrefix("1")
+    }
+
+    /// The raw scan for a device rolled by `rollDegrees` (right edge down), face up, in the
+    /// Linux gravity convention the daemon expects by default (`accel_convention = gravity`:
+    /// face up reads z ≈ −1 g; the daemon negates): raw = −g · u / scale with
+    /// u = (−sin roll, 0, cos roll) from DESIGN §3.
+    static func scan(rollDegrees: Double, timestampNanoseconds: Int64) -> [UInt8] {
+        let r = rollDegrees * Double.pi / 180
+        let x = Int16(clamping: Int((sin(r) * 1000).rounded()))
+        let z = Int16(clamping: Int((-cos(r) * 1000).rounded()))
+        func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] {
+            withUnsafeBytes(of: v.littleEndian) { Array($0) }
+        }
+        return le(x) + le(Int16(0)) + le(z) + [0, 0] + le(timestampNanoseconds)
+    }
+
+    /// Writes one scan to the PTY; returns CLOCK_MONOTONIC just before the write (ns), which is
+    /// also the scan's timestamp.
+    /// - Throws: `BenchError` when the write fails or is short.
+    @discardableResult
+    func push(rollDegrees: Double) throws -> Int64 {
+        let now = BenchClock.monotonicNanoseconds()
+        let bytes = Self.scan(rollDegrees: rollDegrees, timestampNanoseconds: now)
+        let n = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        guard n == bytes.count else { throw BenchError.system("write to the PTY of \(Self.node)") }
+        return now
+    }
+}

@@ -1,0 +1,111 @@
+import Glibc
+import MotionFusion
+
+/// MotionFusion throughput (issue 3 "Benchmark", issue 7): samples per second through the
+/// default estimator (`AttitudeEstimator`, method `fusion`, `[filter]` defaults: gain 0.5,
+/// rejection 10°) with the accelerometer Butterworth biquad at the default `lowpass_hz = 5`,
+/// fed 100 Hz accel + gyro samples. The parts are measured separately as well, to show what
+/// limits the whole.
+///
+/// Times are CPU time of this thread (CLOCK_THREAD_CPUTIME_ID).
+struct FusionBench {
+    var reporter: Reporter
+    var warmups = 2
+    var runs = 7
+    /// Samples per run.
+    var samplesPerRun = 2_000_000
+
+    /// A deterministic synthetic 100 Hz IMU stream: roll and pitch swing ±30° / ±20° at 0.2 and
+    /// 0.13 Hz (the gyro carries their rates plus a 0.01 rad/s bias), with ±0.05 m/s² and
+    /// ±0.005 rad/s of uniform noise from a 64-bit LCG, so every branch of the filter (accepted,
+    /// rejected, still) is exercised the way a handheld device would.
+    static func samples(count: Int) -> [IMUSample] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func noise() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53) * 2 - 1
+        }
+        let g = standardGravity
+        return (0..<count).map { k in
+            let t = Double(k) / 100
+            let roll = 30 * Double.pi / 180 * sin(2 * Double.pi * 0.2 * t)
+            let pitch = 20 * Double.pi / 180 * sin(2 * Double.pi * 0.13 * t)
+            let rollRate = 30 * Double.pi / 180 * 2 * Double.pi * 0.2 * cos(2 * Double.pi * 0.2 * t)
+            let pitchRate = 20 * Double.pi / 180 * 2 * Double.pi * 0.13 * cos(2 * Double.pi * 0.13 * t)
+            let up = Vector3(-sin(roll), cos(roll) * sin(pitch), cos(roll) * cos(pitch))
+            let accel = up * g + Vector3(noise(), noise(), noise()) * 0.05
+            let gyro = Vector3(pitchRate + 0.01 + noise() * 0.005, rollRate + 0.01 + noise() * 0.005, 0.01 + noise() * 0.005)
+            return IMUSample(timestampNanoseconds: Int64(k) * 10_000_000, accel: accel, gyro: gyro)
+        }
+    }
+
+    func run() {
+        reporter.section("fusion (CPU time of one thread; 100 Hz accel+gyro, synthetic ±30° motion)")
+        let stream = Self.samples(count: 100_000)
+        let full = throughput(stream, readAngles: false) { AttitudeEstimator(.init(method: .fusion, lowpassCutoffHz: 5)) }
+        reporter.report(Measurement(name: "fusion.samples_per_s.default_estimator_biquad", unit: "samples/s",
+                                    samples: full, target: "≥ 10000000", check: { $0 >= 10e6 }))
+        let withAngles = throughput(stream) { AttitudeEstimator(.init(method: .fusion, lowpassCutoffHz: 5)) }
+        reporter.report(Measurement(name: "fusion.samples_per_s.default_estimator_biquad_roll_pitch", unit: "samples/s",
+                                    samples: withAngles))
+        let noLowpass = throughput(stream) { AttitudeEstimator(.init(method: .fusion, lowpassCutoffHz: nil)) }
+        reporter.report(Measurement(name: "fusion.samples_per_s.default_estimator_only", unit: "samples/s", samples: noLowpass))
+        let complementary = throughput(stream) { AttitudeEstimator(.init(method: .complementary, lowpassCutoffHz: 5)) }
+        reporter.report(Measurement(name: "fusion.samples_per_s.complementary_biquad", unit: "samples/s", samples: complementary))
+        let accel = throughput(stream) { AttitudeEstimator(.init(method: .accel, lowpassCutoffHz: 5)) }
+        reporter.report(Measurement(name: "fusion.samples_per_s.accel_biquad", unit: "samples/s", samples: accel))
+        reporter.report(Measurement(name: "fusion.samples_per_s.biquad_3_axes", unit: "samples/s", samples: biquadThroughput(stream)))
+    }
+
+    /// Feeds `samplesPerRun` samples (the stream repeated, timestamps continuing) to a fresh
+    /// estimator per run; with `readAngles` it also computes roll and pitch of each estimate
+    /// (two `atan2`, as the daemon does), otherwise it only reads the up vector.
+    func throughput(_ stream: [IMUSample], readAngles: Bool = true, make: () -> AttitudeEstimator) -> [Double] {
+        repeatRuns(warmups: warmups, runs: runs) {
+            var estimator = make()
+            var checksum = 0.0
+            let period = Int64(stream.count) * 10_000_000
+            let t0 = BenchClock.threadCPUNanoseconds()
+            var done = 0
+            var pass: Int64 = 0
+            while done < samplesPerRun {
+                let shift = pass * period
+                for s in stream where done < samplesPerRun {
+                    var sample = s
+                    sample.timestampNanoseconds &+= shift
+                    if let e = estimator.update(sample) {
+                        checksum += readAngles ? e.roll + e.pitch : e.up.x
+                    }
+                    done += 1
+                }
+                pass += 1
+            }
+            let elapsed = Double(BenchClock.threadCPUNanoseconds() - t0)
+            blackHole(checksum)
+            return Double(samplesPerRun) / (elapsed * 1e-9)
+        }
+    }
+
+    /// The accelerometer low-pass alone: `VectorLowPass` (three `ButterworthLowPass` biquads
+    /// sharing one time base) at 5 Hz.
+    func biquadThroughput(_ stream: [IMUSample]) -> [Double] {
+        repeatRuns(warmups: warmups, runs: runs) {
+            var filter = VectorLowPass(cutoffHz: 5)
+            var checksum = 0.0
+            let t0 = BenchClock.threadCPUNanoseconds()
+            var done = 0
+            var pass = 0
+            while done < samplesPerRun {
+                let shift = Double(pass * stream.count) / 100
+                for s in stream where done < samplesPerRun {
+                    if let v = filter.update(s.accel, at: s.timeSeconds + shift) { checksum += v.x }
+                    done += 1
+                }
+                pass += 1
+            }
+            let elapsed = Double(BenchClock.threadCPUNanoseconds() - t0)
+            blackHole(checksum)
+            return Double(samplesPerRun) / (elapsed * 1e-9)
+        }
+    }
+}
