@@ -2,6 +2,9 @@
 import Glibc
 #endif
 import CUmockdev
+// sys/socket.h comes in through CLinux's module too; without importing it, SOCK_DGRAM is not found in
+// release builds.
+import CLinux
 
 /// Errors of the umockdev test helpers.
 public enum UmockdevError: Error, CustomStringConvertible {
