@@ -82,6 +82,8 @@ public struct FusionFilter: Sendable {
     static let steadyTimeConstant = 0.5
     private var gyroMean: Vector3?
     private var accelMean: Vector3?
+    // Cache of the means' smoothing factor for the last dt (no exp per sample at a steady rate).
+    private var steadyStep = 0.0, steadyAlpha = 0.0
 
     /// Sensor → earth attitude (earth z up; yaw is arbitrary, it has no reference).
     public private(set) var attitude: Quaternion?
@@ -205,7 +207,11 @@ public struct FusionFilter: Sendable {
             accelMean = a
             return false
         }
-        let alpha = oneMinusExpNegative(dt / Self.steadyTimeConstant)
+        if dt != steadyStep {
+            steadyStep = dt
+            steadyAlpha = oneMinusExpNegative(dt / Self.steadyTimeConstant)
+        }
+        let alpha = steadyAlpha
         gm = gm + (w - gm) * alpha
         am = am + (a - am) * alpha
         gyroMean = gm
