@@ -35,8 +35,8 @@ import Darwin
 /// - gyro bias: after `stillTime` seconds of stillness the bias follows the raw gyro through a
 ///   one-pole low-pass of time constant `biasTimeConstant` seconds; in addition, whenever the
 ///   accelerometer is used, the integral term of Mahony, Hamel & Pflimlin (IEEE TAC 53(5),
-///   2008, eq. 32c: `ḃ = −k_I · (â × v)`) moves the bias against the correction error, so a
-///   constant bias leaves no steady tilt error (with the proportional term alone, a bias `b⊥`
+///   2008, the integral bias update `ḃ = −k_I · (â × v)`) moves the bias against the
+///   correction error, so a constant bias leaves no steady tilt error (with the proportional term alone, a bias `b⊥`
 ///   perpendicular to gravity leaves `asin(|b⊥| / gain)`: 6.9° for 0.06 rad/s). Every bias
 ///   component is bounded by `maxGyroBias`.
 ///
@@ -68,8 +68,8 @@ public struct FusionFilter: Sendable {
     /// nil (default): `k² / 4` with `k` the per-step correction rate (≈ `gain`), so that the
     /// linearised tilt-error loop `θ̈ + k·θ̇ + k_I·θ = 0` is critically damped (time constant
     /// `2 / gain`, 4 s at the default gain), and stays stable at any gain and rate (`k·dt ≤ 1`
-    /// gives `k_I·dt² ≤ 1/4`: discrete poles in [0, 1)). A tilt error that the gyro did not
-    /// cause (a start from a wrong attitude) is briefly taken for bias: it then overshoots by at
+    /// gives `k_I·dt² ≤ 1/4`: the linearised discrete poles lie in [0, 1)). A tilt error that
+    /// the gyro did not cause (a start from a wrong attitude) is briefly taken for bias: it then overshoots by at
     /// most `e^(−2)` ≈ 13.5 % of the initial error before settling.
     public var integralGain: Double?
     /// Bound on each gyro-bias component, rad/s (default 0.6 ≈ 34 °/s, above the MPU-6050's
