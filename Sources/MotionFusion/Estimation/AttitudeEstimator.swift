@@ -23,18 +23,22 @@ public struct AttitudeEstimator: Sendable {
         public var lowpassCutoffHz: Double?
         /// A step longer than this restarts the estimator, seconds.
         public var gapSeconds: Double
+        /// `.fusion` only: integral gain of the gyro-bias estimate, 1/s²; nil: `FusionFilter`'s
+        /// default (≈ gain² / 4, critically damped); 0: proportional correction only.
+        public var integralGain: Double?
 
         /// Default gain per method, 1/s: 0.5 for `.fusion` and `.complementary` (2 s time constant).
         public static func defaultGain(for method: EstimationMethod) -> Double { 0.5 }
 
         /// - Parameter gain: nil selects `defaultGain(for: method)`.
         public init(method: EstimationMethod = .fusion, gain: Double? = nil, accelerationRejectionDegrees: Double = 10,
-                    lowpassCutoffHz: Double? = nil, gapSeconds: Double = 0.5) {
+                    lowpassCutoffHz: Double? = nil, gapSeconds: Double = 0.5, integralGain: Double? = nil) {
             self.method = method
             self.gain = gain ?? Self.defaultGain(for: method)
             self.accelerationRejectionDegrees = accelerationRejectionDegrees
             self.lowpassCutoffHz = lowpassCutoffHz
             self.gapSeconds = gapSeconds
+            self.integralGain = integralGain
         }
     }
 
@@ -57,7 +61,8 @@ public struct AttitudeEstimator: Sendable {
         case .complementary: complementary = ComplementaryFilter(gain: configuration.gain)
         case .fusion:
             fusion = FusionFilter(gain: configuration.gain,
-                                  rejectionAngle: configuration.accelerationRejectionDegrees * Double.pi / 180)
+                                  rejectionAngle: configuration.accelerationRejectionDegrees * Double.pi / 180,
+                                  integralGain: configuration.integralGain)
         }
         if let fc = configuration.lowpassCutoffHz, fc > 0 {
             lowpass = VectorLowPass(cutoffHz: fc, gapSeconds: configuration.gapSeconds)

@@ -23,11 +23,22 @@ import Darwin
 /// - acceleration rejection compares the angle between measured and estimated gravity with
 ///   `rejectionAngle` and the norm with `standardGravity · (1 ± normTolerance)`; while rejected,
 ///   the gyro alone propagates. Recovery: a rejected accelerometer is accepted again as soon as
-///   the device is still (gyro below `stillRate` for `stillTime`), because a still device
-///   measures gravity only — this replaces Fusion's recovery-trigger period, which would accept
-///   a sustained centripetal acceleration;
+///   the device is still for `stillTime`, because a still device measures gravity only — this
+///   replaces Fusion's recovery-trigger period, which would accept a sustained centripetal
+///   acceleration. "Still" is either of: the bias-corrected gyro below `stillRate`, or a
+///   *steady* device — raw gyro within `stillRate` of its own 0.5 s mean (a constant offset,
+///   however large up to `maxGyroBias`, reads as steady) and the accelerometer direction within
+///   `steadyAccelAngle` of its 0.5 s mean. The second form is what lets a device with an
+///   uncalibrated zero-rate offset (MPU-6050: up to ±20 °/s) recover: with the first alone, a
+///   0.1 rad/s offset was never "still", the estimate drifted past the rejection angle and
+///   reached 158° after 30 s;
 /// - gyro bias: after `stillTime` seconds of stillness the bias follows the raw gyro through a
-///   one-pole low-pass of time constant `biasTimeConstant` seconds.
+///   one-pole low-pass of time constant `biasTimeConstant` seconds; in addition, whenever the
+///   accelerometer is used, the integral term of Mahony, Hamel & Pflimlin (IEEE TAC 53(5),
+///   2008, the integral bias update `ḃ = −k_I · (â × v)`) moves the bias against the
+///   correction error, so a constant bias leaves no steady tilt error (with the proportional term alone, a bias `b⊥`
+///   perpendicular to gravity leaves `asin(|b⊥| / gain)`: 6.9° for 0.06 rad/s). Every bias
+///   component is bounded by `maxGyroBias`.
 ///
 /// Correction law per step of `dt` seconds: `ω' = ω − b + k · (â × v)`, where `â` is the
 /// unit accelerometer direction and `v` the estimated up vector in the sensor frame; then
@@ -53,6 +64,26 @@ public struct FusionFilter: Sendable {
     public var stillTime: Double
     /// Time constant of the gyro-bias low-pass while still, seconds.
     public var biasTimeConstant: Double
+    /// Integral gain of the bias estimate, 1/s² (Mahony's `k_I`); 0 disables the integral term.
+    /// nil (default): `k² / 4` with `k` the per-step correction rate (≈ `gain`), so that the
+    /// linearised tilt-error loop `θ̈ + k·θ̇ + k_I·θ = 0` is critically damped (time constant
+    /// `2 / gain`, 4 s at the default gain), and stays stable at any gain and rate (`k·dt ≤ 1`
+    /// gives `k_I·dt² ≤ 1/4`: the linearised discrete poles lie in [0, 1)). A tilt error that
+    /// the gyro did not cause (a start from a wrong attitude) is briefly taken for bias: it then overshoots by at
+    /// most `e^(−2)` ≈ 13.5 % of the initial error before settling.
+    public var integralGain: Double?
+    /// Bound on each gyro-bias component, rad/s (default 0.6 ≈ 34 °/s, above the MPU-6050's
+    /// ±20 °/s zero-rate offset). A raw gyro component beyond it never counts as steady.
+    public var maxGyroBias: Double
+    /// Largest angle between the accelerometer direction and its 0.5 s mean for the device to
+    /// count as steady, radians (default 0.01 ≈ 0.57°).
+    public var steadyAccelAngle: Double
+    /// Time constant of the gyro and accelerometer means used by the steadiness test, seconds.
+    static let steadyTimeConstant = 0.5
+    private var gyroMean: Vector3?
+    private var accelMean: Vector3?
+    // Cache of the means' smoothing factor for the last dt (no exp per sample at a steady rate).
+    private var steadyStep = 0.0, steadyAlpha = 0.0
 
     /// Sensor → earth attitude (earth z up; yaw is arbitrary, it has no reference).
     public private(set) var attitude: Quaternion?
@@ -65,7 +96,8 @@ public struct FusionFilter: Sendable {
 
     public init(gain: Double = 0.5, rejectionAngle: Double = 10 * Double.pi / 180, normTolerance: Double = 0.1,
                 stillRate: Double = 0.035, stillTime: Double = 2, biasTimeConstant: Double = 10,
-                initialGyroBias: Vector3 = .zero) {
+                initialGyroBias: Vector3 = .zero, integralGain: Double? = nil, maxGyroBias: Double = 0.6,
+                steadyAccelAngle: Double = 0.01) {
         self.gain = gain
         self.rejectionAngle = rejectionAngle
         self.rejectionCosine = cos(rejectionAngle)
@@ -74,6 +106,9 @@ public struct FusionFilter: Sendable {
         self.stillTime = stillTime
         self.biasTimeConstant = biasTimeConstant
         self.gyroBias = initialGyroBias
+        self.integralGain = integralGain
+        self.maxGyroBias = maxGyroBias
+        self.steadyAccelAngle = steadyAccelAngle
     }
 
     /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection`.
@@ -81,6 +116,8 @@ public struct FusionFilter: Sendable {
         attitude = Quaternion(up: accelDirection)
         stillSeconds = 0
         accelerometerRejected = false
+        gyroMean = nil
+        accelMean = nil
     }
 
     /// One filter step.
@@ -108,18 +145,21 @@ public struct FusionFilter: Sendable {
         let error = a.cross(v)  // |error| = sin(angle between a and v)
         var omega = Vector3.zero
         var useAccel = true
+        var gyroValid = false
         if let w = gyro, w.isFinite {
+            gyroValid = true
             omega = w - gyroBias
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
             let quietOK = abs(norm - standardGravity) <= 0.05 * standardGravity
-            if omega.dot(omega) < stillRate * stillRate && quietOK {
+            let steady = updateSteadiness(gyro: w, accelDirection: a, dt: dt)
+            if (omega.dot(omega) < stillRate * stillRate || steady) && quietOK {
                 stillSeconds += dt
             } else {
                 stillSeconds = 0
             }
             let still = stillSeconds >= stillTime
             if still, biasTimeConstant > 0 {
-                gyroBias = gyroBias + (w - gyroBias) * oneMinusExpNegative(dt / biasTimeConstant)
+                gyroBias = clampedBias(gyroBias + (w - gyroBias) * oneMinusExpNegative(dt / biasTimeConstant))
                 omega = w - gyroBias
             }
             // Both unit vectors: angle ≤ limit ⇔ a·v ≥ cos(limit) (no atan2 per sample).
@@ -134,6 +174,13 @@ public struct FusionFilter: Sendable {
                 correctionGain = gain
                 correctionRate = oneMinusExpNegative(max(0, gain) * dt) / dt
             }
+            let kI = integralGain ?? correctionRate * correctionRate / 4
+            if kI > 0, gyroValid {
+                // Mahony's ḃ = −k_I·(â × v): the bias absorbs what the correction keeps fixing.
+                let newBias = clampedBias(gyroBias - error * (kI * dt))
+                omega = omega + (gyroBias - newBias)
+                gyroBias = newBias
+            }
             omega = omega + error * correctionRate
         }
         q = (q * Quaternion(rotationVector: omega * dt)).normalized
@@ -146,5 +193,39 @@ public struct FusionFilter: Sendable {
         attitude = nil
         stillSeconds = 0
         accelerometerRejected = false
+        gyroMean = nil
+        accelMean = nil
+    }
+
+    /// Updates the 0.5 s means and tells whether the device is steady: raw gyro within
+    /// `stillRate` of its mean, every component within `maxGyroBias`, and the accelerometer
+    /// direction within `steadyAccelAngle` of its mean. Spread rather than value, so an unknown
+    /// constant offset does not prevent it (as in `StillnessDetector`).
+    private mutating func updateSteadiness(gyro w: Vector3, accelDirection a: Vector3, dt: Double) -> Bool {
+        guard var gm = gyroMean, var am = accelMean else {
+            gyroMean = w
+            accelMean = a
+            return false
+        }
+        if dt != steadyStep {
+            steadyStep = dt
+            steadyAlpha = oneMinusExpNegative(dt / Self.steadyTimeConstant)
+        }
+        let alpha = steadyAlpha
+        gm = gm + (w - gm) * alpha
+        am = am + (a - am) * alpha
+        gyroMean = gm
+        accelMean = am
+        let gyroDeviation = w - gm, accelDeviation = a - am
+        // |a − ā| ≈ angle for small angles (ā is a mean of unit vectors, length ≤ 1).
+        return gyroDeviation.dot(gyroDeviation) < stillRate * stillRate
+            && accelDeviation.dot(accelDeviation) < steadyAccelAngle * steadyAccelAngle
+            && abs(w.x) <= maxGyroBias && abs(w.y) <= maxGyroBias && abs(w.z) <= maxGyroBias
+    }
+
+    /// Each component limited to ±`maxGyroBias`.
+    private func clampedBias(_ b: Vector3) -> Vector3 {
+        let m = max(0, maxGyroBias)
+        return Vector3(min(max(b.x, -m), m), min(max(b.y, -m), m), min(max(b.z, -m), m))
     }
 }
