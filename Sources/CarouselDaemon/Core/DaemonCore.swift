@@ -43,6 +43,10 @@ public final class DaemonCore {
     /// `STATUS` fields the shell knows.
     public var configPath: String?
     public var calibration = WireCalibration(file: nil, applied: false)
+    /// The selected sensor's IIO `name` and sysfs path (a replay: file name and path), nil while
+    /// none is selected; STATUS `sensor_name`/`sensor_path`, which `carouselctl calibrate` writes
+    /// into the calibration file.
+    public var sensorIdentity: (name: String, path: String)?
     public var sampleRateHz: Double?
 
     public private(set) var sensorStatus: SensorStatus
@@ -281,7 +285,8 @@ public final class DaemonCore {
         case .status:
             send(.status(release: carouseldRelease, uptimeSeconds: seconds(now), sensor: sensorStatus.rawValue,
                          sampleRateHz: sampleRateHz, clients: clientCount, watchers: watcherCount,
-                         configPath: configPath, calibration: calibration), to: s)
+                         configPath: configPath, calibration: calibration,
+                         sensorName: sensorIdentity?.name, sensorPath: sensorIdentity?.path), to: s)
             return
         case .sensors:
             send(.sensors(json: sensorsProvider()), to: s)
