@@ -21,10 +21,15 @@ enum SensorFactory {
                 accelConvention: settings.accelConvention == .specificForce ? .specificForce : .gravity,
                 watchHotplug: true), log: log)
         case .replay:
-            // Not IIOSensors' ReplaySource: it divides the sample spacing by `replay_speed`, so at
-            // 20× the estimator integrates 1/20 of the recorded rotation (MotionFusion's
-            // IMUSample contract keeps the recording's own time base for replays).
-            return ReplaySensorSource(path: settings.replayFile, speed: settings.replaySpeed, loop: settings.replayLoop)
+            // ReplaySource keeps the recording's sample spacing at any replay_speed (the estimator
+            // integrates over sample time; the engine runs on the loop's clock: docs/SENSORS.md).
+            do {
+                return try ReplaySource(path: settings.replayFile, speed: settings.replaySpeed, loop: settings.replayLoop)
+            } catch {
+                let name = settings.replayFile.split(separator: "/").last.map(String.init) ?? settings.replayFile
+                log("replay \(settings.replayFile): \(error)")
+                return FailedSensorSource(name: name, error: error)
+            }
         }
     }
 
