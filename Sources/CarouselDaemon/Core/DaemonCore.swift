@@ -466,14 +466,3 @@ public final class DaemonCore {
         lingering[s.id] = now + Self.lingerNanoseconds
     }
 }
-
-extension WireItem {
-    /// The wire form of the engine's item attributes (INTERFACES §1 item object).
-    init(_ a: ItemAttributes) {
-        let m = a.transform
-        self.init(index: a.index, instance: a.instance, center: (a.center.x, a.center.y),
-                  size: (a.size.width, a.size.height), scale: (a.scaleX, a.scaleY), alpha: a.alpha, zIndex: a.zIndex,
-                  transform: [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
-                              m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44])
-    }
-}
