@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarouselProtocol
+import MotionFusion
 import CarouselTestSupport
 @testable import CarouselCommandLine
 

@@ -90,14 +90,7 @@ func runBinary(_ arguments: [String]) -> SimulateRun {
 func example(_ name: String) -> String { TestPaths.packageRoot + "/docs/examples/" + name }
 
 extension JSONValue {
-    subscript(_ key: String) -> JSONValue? {
-        guard case let .object(members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-    subscript(_ i: Int) -> JSONValue? {
-        guard case let .array(a) = self, a.indices.contains(i) else { return nil }
-        return a[i]
-    }
+    // Lookup by key and index: WireJSON's own subscripts (JSONValue is WireJSON).
     var double: Double? {
         if case let .number(v) = self { return v }
         return nil

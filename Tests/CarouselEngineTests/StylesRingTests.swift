@@ -111,3 +111,38 @@ import Testing
         #expect(slots.count == 12)
     }
 }
+
+/// INTERFACES §1 for the rings: at least every item whose untransformed frame meets the viewport,
+/// even when half a turn is shorter than `W/2 + w/2`.
+@Suite struct StylesRingVisibilityTests {
+    /// W 2000, w 100, 5 items: ceil(2000/100)·π caps at 30 places, then at 5 items → half a turn
+    /// = 2.5 · 100 = 250 pt, less than W/2 + w/2 = 1000 + 50 = 1050 pt.
+    @Test(arguments: [LayoutStyle.rotary(RingStyle()), .cylinder(RingStyle())])
+    func smallRingInAWideViewportStillReachesTheViewportEdges(style: LayoutStyle) {
+        let g = StylesFixture.geometry(viewport: 2000, item: 100, spacing: 0, count: 5)
+        #expect(RingStyle().ringCount(geometry: g) == 5)
+        #expect(style.maximumVisibleDistance(geometry: g) == 1050)
+        // Twelve places (W 375, w 200): half a turn (1200) still wins over 287.5.
+        #expect(style.maximumVisibleDistance(geometry: StylesFixture.geometry(viewport: 375, item: 200, count: 20)) == 1200)
+    }
+
+    /// Cyclic, 5 items of 100 in a 2000-point viewport, resting on item 0: untransformed centers
+    /// lie at slot · 100 from the center, and the frames meeting the viewport are the slots with
+    /// |slot · 100| < 1050, i.e. −10 … 10: 21 instances, sorted by slot, zIndex = −|d| (the
+    /// centered one on top, each wrapped instance below every nearer one).
+    @Test(arguments: [LayoutStyle.rotary(RingStyle()), .cylinder(RingStyle())])
+    func everyInstanceMeetingTheViewportIsListedBelowNearerOnes(style: LayoutStyle) {
+        let geometry = CarouselGeometry(viewport: CarouselSize(width: 2000, height: 200),
+                                        item: CarouselSize(width: 100, height: 160), spacing: 0, count: 5, cyclic: true)
+        let engine = CarouselEngine(configuration: CarouselConfiguration(geometry: geometry, style: style))
+        let items = engine.visibleItems()
+        #expect(items.map(\.slot) == Array(-10...10))
+        #expect(items.map(\.index) == (-10...10).map { (($0 % 5) + 5) % 5 })
+        for item in items { #expect(item.zIndex == -Double(abs(item.slot)) * 100) }
+        // Non-cyclic: all 5 items (half a turn alone listed only slots 0…2).
+        let flat = CarouselGeometry(viewport: CarouselSize(width: 2000, height: 200),
+                                    item: CarouselSize(width: 100, height: 160), spacing: 0, count: 5)
+        #expect(CarouselEngine(configuration: CarouselConfiguration(geometry: flat, style: style))
+            .visibleItems().map(\.index) == [0, 1, 2, 3, 4])
+    }
+}

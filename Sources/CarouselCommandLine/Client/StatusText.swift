@@ -11,7 +11,8 @@ enum StatusText {
         if let up = status["uptime_s"]?.doubleValue { row("uptime:", ISO8601UTC.age(seconds: Int64(up))) }
         row("config:", status["config_path"]?.stringValue ?? "(built-in defaults)")
         var sensor = status["sensor"]?.stringValue ?? "?"
-        if let name = status["sensor_name"]?.stringValue { sensor = "\(name): \(sensor)" }
+        // Status first, so a script grepping "sensor: ok" works with and without sensor_name.
+        if let name = status["sensor_name"]?.stringValue { sensor += " (\(name))" }
         if let rate = status["sample_rate_hz"]?.doubleValue { sensor += ", \(fmt(rate)) Hz" }
         row("sensor:", sensor)
         let clients = status["clients"]?.intValue.map(String.init) ?? "?"

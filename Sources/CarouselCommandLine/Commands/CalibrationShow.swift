@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarouselProtocol
+import MotionFusion
 import CLinux
 
 /// `carouselctl calibration show`: the calibration file in use, parsed, with its sensor and age.

@@ -1,4 +1,5 @@
 import CarouselEngine
+import CarouselProtocol
 
 /// An invalid scenario: `path` is the JSON path of the offending value (`events[2].location`).
 struct ScenarioError: Error, Equatable {
@@ -11,7 +12,7 @@ struct ScenarioError: Error, Equatable {
 /// (misspelt) keys are reported instead of silently ignored.
 struct ObjectReader {
     let path: String
-    private let members: [(key: String, value: JSONValue)]
+    private let members: [(String, JSONValue)]
     private var used: Set<String> = []
 
     init(_ value: JSONValue, path: String) throws(ScenarioError) {
@@ -27,7 +28,7 @@ struct ObjectReader {
     /// The raw value of `key`, `nil` when absent (a JSON `null` is returned as `.null`).
     mutating func value(_ key: String) -> JSONValue? {
         used.insert(key)
-        return members.first { $0.key == key }?.value
+        return members.first { $0.0 == key }?.1
     }
 
     mutating func has(_ key: String) -> Bool { value(key) != nil }
@@ -133,8 +134,8 @@ struct ObjectReader {
 
     /// Fails on the first key that was never asked for.
     func finish() throws(ScenarioError) {
-        if let unknown = members.first(where: { !used.contains($0.key) }) {
-            throw ScenarioError(path: childPath(unknown.key), message: "unknown key")
+        if let unknown = members.first(where: { !used.contains($0.0) }) {
+            throw ScenarioError(path: childPath(unknown.0), message: "unknown key")
         }
     }
 }

@@ -1,3 +1,4 @@
+import CarouselProtocol
 import CarouselEngine
 
 /// Runs a scenario through a `CarouselEngine`, one frame at a time.
@@ -44,33 +45,30 @@ enum SimulationRunner {
 
 /// Writes one frame as a JSON object on one line (docs/ENGINE.md "Output").
 ///
-/// Numbers: whole values with magnitude below 10^15 print as integers (`520`), others in
-/// Swift's shortest round-trip form (`0.30000000000000004` never appears for frame times,
-/// which are rounded to the nanosecond); `-0` prints as `0`; a non-finite value (which the engine
-/// does not produce) would print as `0` rather than invalid JSON.
+/// Through CarouselProtocol's `WireJSONWriter` and `WireItem`, so the `items` objects are
+/// byte-for-byte those of the daemon's STATE (INTERFACES §0) and numbers follow the one rule
+/// (`WireJSONWriter.format`): integral values below 2^53 print as integers (`520`), others in
+/// Swift's shortest round-trip form; `-0` prints as `0`; a non-finite value (which the engine does
+/// not produce) would print as `0` rather than invalid JSON.
 enum FrameEncoder {
     static func line(time: Double, state: CarouselState, items: [ItemAttributes]) -> String {
-        var s = "{\"t\":\(number(time)),\"offset\":\(number(state.offset)),\"position\":\(number(state.position))"
-        s += ",\"index\":\(state.index.map(String.init) ?? "null"),\"velocity\":\(number(state.velocity))"
-        s += ",\"phase\":\"\(state.phase.rawValue)\",\"count\":\(state.count),\"items\":["
-        for (i, item) in items.enumerated() {
-            if i > 0 { s += "," }
-            s += "{\"index\":\(item.index),\"instance\":\(item.instance)"
-            s += ",\"center\":[\(number(item.center.x)),\(number(item.center.y))]"
-            s += ",\"size\":[\(number(item.size.width)),\(number(item.size.height))]"
-            s += ",\"scale\":[\(number(item.scaleX)),\(number(item.scaleY))]"
-            s += ",\"alpha\":\(number(item.alpha)),\"zIndex\":\(number(item.zIndex))"
-            s += ",\"transform\":[\(item.transform.values.map(number).joined(separator: ","))]}"
-        }
-        s += "]}"
-        return s
+        var w = WireJSONWriter(capacity: 128 + items.count * 320)
+        w.beginObject()
+        w.key("t"); w.number(time)
+        w.key("offset"); w.number(state.offset)
+        w.key("position"); w.number(state.position)
+        w.key("index"); if let index = state.index { w.int(index) } else { w.null() }
+        w.key("velocity"); w.number(state.velocity)
+        w.key("phase"); w.string(state.phase.rawValue)
+        w.key("count"); w.int(state.count)
+        w.key("items")
+        w.beginArray()
+        for item in items { WireItem(item).write(to: &w) }
+        w.endArray()
+        w.endObject()
+        return w.text
     }
 
-    /// A finite JSON number, never `-0`.
-    static func number(_ v: Double) -> String {
-        guard v.isFinite else { return "0" }
-        if v == 0 { return "0" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return v.description
-    }
+    /// A finite JSON number, never `-0`: the one formatter, `WireJSONWriter.format`.
+    static func number(_ v: Double) -> String { WireJSONWriter.format(v) }
 }

@@ -43,6 +43,10 @@ public final class DaemonCore {
     /// `STATUS` fields the shell knows.
     public var configPath: String?
     public var calibration = WireCalibration(file: nil, applied: false)
+    /// The selected sensor's IIO `name` and sysfs path (a replay: file name and path), nil while
+    /// none is selected; STATUS `sensor_name`/`sensor_path`, which `carouselctl calibrate` writes
+    /// into the calibration file.
+    public var sensorIdentity: (name: String, path: String)?
     public var sampleRateHz: Double?
 
     public private(set) var sensorStatus: SensorStatus
@@ -281,7 +285,8 @@ public final class DaemonCore {
         case .status:
             send(.status(release: carouseldRelease, uptimeSeconds: seconds(now), sensor: sensorStatus.rawValue,
                          sampleRateHz: sampleRateHz, clients: clientCount, watchers: watcherCount,
-                         configPath: configPath, calibration: calibration), to: s)
+                         configPath: configPath, calibration: calibration,
+                         sensorName: sensorIdentity?.name, sensorPath: sensorIdentity?.path), to: s)
             return
         case .sensors:
             send(.sensors(json: sensorsProvider()), to: s)
@@ -459,16 +464,5 @@ public final class DaemonCore {
         s.watching = false
         s.wantsSamples = false
         lingering[s.id] = now + Self.lingerNanoseconds
-    }
-}
-
-extension WireItem {
-    /// The wire form of the engine's item attributes (INTERFACES §1 item object).
-    init(_ a: ItemAttributes) {
-        let m = a.transform
-        self.init(index: a.index, instance: a.instance, center: (a.center.x, a.center.y),
-                  size: (a.size.width, a.size.height), scale: (a.scaleX, a.scaleY), alpha: a.alpha, zIndex: a.zIndex,
-                  transform: [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
-                              m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44])
     }
 }

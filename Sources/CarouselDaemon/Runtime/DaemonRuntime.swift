@@ -40,6 +40,11 @@ final class DaemonRuntime {
     private var sourceStarted = false
     private var registeredSensorFD: Int32?
     private var sampleBuffer: [IMUSample] = []
+    /// The last calibration file that parsed (kept when a reload finds a malformed one).
+    private var calibrationFile: CalibrationFile?
+    /// What the pipeline currently applies, and the sensor it was checked against.
+    private var appliedCalibration = Calibration.identity
+    private var calibrationCheckedFor: CalibrationLoader.SensorIdentity?
 
     private var clients: [ClientID: Int32] = [:]
     private var writeInterest: Set<ClientID> = []
@@ -65,20 +70,60 @@ final class DaemonRuntime {
         self.policy = ControlPolicy(daemonUID: UInt32(geteuid()),
                                     controlGID: c.server.controlGroup.isEmpty ? nil : UnixListener.groupID(c.server.controlGroup))
         core.configPath = options.configurationPath
-        core.calibration = WireCalibration(file: c.calibration.file.isEmpty ? nil : c.calibration.file, applied: false)
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
         core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
+        loadCalibration()
     }
 
     static func limits(_ c: DaemonConfiguration) -> DaemonCore.Limits {
         DaemonCore.Limits(maxClients: c.server.maxClients, maxRateHz: c.server.maxRateHz, alwaysOn: c.sensor.alwaysOn)
     }
 
-    static func makePipeline(_ c: DaemonConfiguration) -> TiltPipeline {
-        // TODO(calibration): apply the calibration file once its reader lands (INTERFACES §3).
-        MotionTiltPipeline(calibration: .identity, estimator: EngineSetup.estimatorConfiguration(c),
-                           mapper: EngineSetup.tiltMapper(c, calibration: .identity))
+    /// `Calibration.apply` → estimator → mapper with the calibration's neutral attitude.
+    static func makePipeline(_ c: DaemonConfiguration, calibration: Calibration = .identity) -> TiltPipeline {
+        MotionTiltPipeline(calibration: calibration, estimator: EngineSetup.estimatorConfiguration(c),
+                           mapper: EngineSetup.tiltMapper(c, calibration: calibration))
+    }
+
+    // MARK: - Calibration
+
+    /// Reads `[calibration] file` (start, reload): missing → none, quietly; malformed → warning,
+    /// the previous calibration stays. Then applies what fits the current sensor.
+    private func loadCalibration() {
+        let path = configuration.calibration.file
+        switch CalibrationLoader.read(path: path) {
+        case .missing:
+            if calibrationFile != nil { log.notice("calibration \(path) is gone: no calibration applied") }
+            calibrationFile = nil
+        case let .loaded(file):
+            calibrationFile = file
+        case let .failed(message):
+            log.warning("calibration not loaded, keeping the previous one: \(message)")
+        }
+        calibrationCheckedFor = nil
+        applyCalibration(force: true)
+    }
+
+    /// Puts the calibration that belongs to the current sensor into the pipeline (a new pipeline
+    /// only when the correction changes, so the estimator keeps its state otherwise).
+    private func applyCalibration(force: Bool = false) {
+        let identity = SensorFactory.identity(of: source, settings: configuration.sensor)
+        guard force || identity != calibrationCheckedFor else { return }
+        calibrationCheckedFor = identity
+        let outcome = CalibrationLoader.effective(file: calibrationFile, sensor: identity)
+        if outcome.mismatch, let file = calibrationFile, let identity {
+            log.warning("calibration \(configuration.calibration.file) was made for sensor \(file.sensorName)"
+                        + "\(file.sensorPath.isEmpty ? "" : " (\(file.sensorPath))"), not \(identity.name) (\(identity.path)): ignored")
+        }
+        let path = configuration.calibration.file
+        core.calibration = WireCalibration(file: path.isEmpty ? nil : path, applied: outcome.applied)
+        core.sensorIdentity = identity.map { (name: $0.name, path: $0.path) }
+        if force || outcome.calibration != appliedCalibration {
+            appliedCalibration = outcome.calibration
+            core.tiltPipeline = Self.makePipeline(configuration, calibration: outcome.calibration)
+        }
+        if outcome.applied { log.info("calibration \(path) applied") }
     }
 
     static func sensorsJSON(uri: String) -> String {
@@ -252,18 +297,16 @@ final class DaemonRuntime {
         policy.controlGID = new.server.controlGroup.isEmpty ? nil : UnixListener.groupID(new.server.controlGroup)
         core.limits = Self.limits(new)
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: new.sensor.uri) }
-        core.calibration = WireCalibration(file: new.calibration.file.isEmpty ? nil : new.calibration.file, applied: false)
         if new.carousel != old.carousel || new.tilt != old.tilt {
             core.reconfigure(EngineSetup.carouselConfiguration(new), now: now)
-        }
-        if new.filter != old.filter || new.tilt != old.tilt || new.carousel.axis != old.carousel.axis {
-            core.tiltPipeline = Self.makePipeline(new)
         }
         if new.sensor != old.sensor {
             stopSensor()
             source = SensorFactory.make(new.sensor, log: { [log] line in log.log(.info, line) })
             core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         }
+        // Also rebuilds the pipeline for new [filter]/[tilt]/axis settings.
+        loadCalibration()
         log.notice("configuration reloaded from \(options.configurationPath ?? "built-in defaults")")
         return nil
     }
@@ -312,6 +355,7 @@ final class DaemonRuntime {
 
     private func reportSensor(now: Int64, fallback: SensorStatus? = nil, message: String? = nil) {
         let status = fallback ?? source.status
+        applyCalibration()  // an IIO sensor's identity is known once it is selected (or reselected)
         core.sampleRateHz = source.sampleRateHz
         core.sensorChanged(status: status, name: source.name, message: message ?? source.statusMessage, now: now)
     }

@@ -21,10 +21,27 @@ enum SensorFactory {
                 accelConvention: settings.accelConvention == .specificForce ? .specificForce : .gravity,
                 watchHotplug: true), log: log)
         case .replay:
-            // Not IIOSensors' ReplaySource: it divides the sample spacing by `replay_speed`, so at
-            // 20× the estimator integrates 1/20 of the recorded rotation (MotionFusion's
-            // IMUSample contract keeps the recording's own time base for replays).
-            return ReplaySensorSource(path: settings.replayFile, speed: settings.replaySpeed, loop: settings.replayLoop)
+            // ReplaySource keeps the recording's sample spacing at any replay_speed (the estimator
+            // integrates over sample time; the engine runs on the loop's clock: docs/SENSORS.md).
+            do {
+                return try ReplaySource(path: settings.replayFile, speed: settings.replaySpeed, loop: settings.replayLoop)
+            } catch {
+                let name = settings.replayFile.split(separator: "/").last.map(String.init) ?? settings.replayFile
+                log("replay \(settings.replayFile): \(error)")
+                return FailedSensorSource(name: name, error: error)
+            }
         }
+    }
+
+    /// The identity a calibration file must match (`CalibrationLoader.SensorIdentity`): the
+    /// selected IIO accelerometer's `name` and sysfs path, or for a replay the recording's file
+    /// name and configured path; nil while no IIO sensor is selected (not started, absent).
+    static func identity(of source: SensorSource, settings: SensorSettings) -> CalibrationLoader.SensorIdentity? {
+        if let iio = source as? IIOSensorSource {
+            guard let selection = iio.selection else { return nil }
+            return CalibrationLoader.SensorIdentity(name: selection.accel.name, path: selection.accel.path)
+        }
+        guard settings.source == .replay, !settings.replayFile.isEmpty else { return nil }
+        return CalibrationLoader.SensorIdentity(name: source.name, path: settings.replayFile)
     }
 }

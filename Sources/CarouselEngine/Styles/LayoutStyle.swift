@@ -52,10 +52,10 @@ public enum LayoutStyle: Hashable, Sendable {
     /// The largest |distance| (points) at which an item of this style can still intersect the
     /// viewport; the engine enumerates only slots within it, so queries cost O(visible items).
     ///
-    /// For `linear`, `zoom`, `stacked` and `coverFlow` it covers every item whose transformed
-    /// frame can meet the viewport and never less than `viewportAlong / 2 + itemAlong / 2`
-    /// (every item whose untransformed frame meets it). For `rotary` and `cylinder` it is half
-    /// the ring, `ringCount / 2 · p`: items further round coincide with nearer ones on the ring.
+    /// It covers every item whose transformed frame can meet the viewport and is never less
+    /// than `viewportAlong / 2 + itemAlong / 2` (every item whose untransformed frame meets it,
+    /// INTERFACES §1). For `rotary` and `cylinder` it is `max(ringCount / 2 · p, that)`: items
+    /// beyond half a turn coincide with nearer ones on the ring and sit below them (`zIndex`).
     /// Always finite and ≥ 0.
     public func maximumVisibleDistance(geometry: StyleGeometry) -> Double {
         let bound: Double

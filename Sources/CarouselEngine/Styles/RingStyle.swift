@@ -75,11 +75,14 @@ public struct RingStyle: Hashable, Sendable {
         d / StyleMath.itemPitch(g) / Double(n) * (2 * Double.pi)
     }
 
-    /// Half the ring, `ringCount / 2 · p`: the items within half a turn of the front. Further
-    /// round the ring an item would take the place of a nearer one (cyclic carousels, or more
-    /// items than places), so the ring styles show exactly this half turn either side, even
-    /// where it is less than `W / 2 + w / 2`.
+    /// `max(ringCount / 2 · p, W / 2 + w / 2)`: the half turn either side of the front, and
+    /// never less than the reach of every item whose untransformed frame meets the viewport
+    /// (INTERFACES §1). On a small ring (few items, a wide viewport) the second term wins and
+    /// some items lie more than half a turn round: they then share a place with a nearer item,
+    /// and `zIndex = −|d|` keeps the nearer one on top (a client that draws by zIndex shows
+    /// the same picture as with half a turn).
     func maximumVisibleDistance(geometry g: StyleGeometry) -> Double {
-        Double(ringCount(geometry: g)) / 2 * StyleMath.itemPitch(g)
+        let halfTurn = Double(ringCount(geometry: g)) / 2 * StyleMath.itemPitch(g)
+        return max(halfTurn, g.viewportAlong / 2 + g.itemAlong / 2)
     }
 }

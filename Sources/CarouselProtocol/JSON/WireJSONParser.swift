@@ -4,35 +4,72 @@ public struct WireJSONParseError: Error, Equatable, Sendable, CustomStringConver
     public var reason: String
     public init(offset: Int, reason: String) { self.offset = offset; self.reason = reason }
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+
+    /// The 1-based line and column of `offset` in `text` (columns count bytes), for messages
+    /// about files a person edits (`carouselctl simulate`).
+    public func lineAndColumn(in text: String) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for b in text.utf8.prefix(offset) {
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
 }
 
 /// A strict RFC 8259 parser for one JSON text (surrounding whitespace allowed). Hand-written so
-/// that the daemon needs no Foundation and a hostile line cannot recurse without bound.
+/// that the daemon needs no Foundation and a hostile line cannot recurse without bound. The one
+/// JSON parser of the project: protocol requests use the defaults; `carouselctl simulate` sets
+/// `Limits` for scenario files (and turns the byte offset into line and column).
 public struct WireJSONParser {
     /// Arrays and objects nested deeper than this are refused (a 64 KiB line of `[` would
     /// otherwise exhaust the stack).
     public static let maximumDepth = 64
 
+    /// Bounds and strictness beyond RFC 8259's grammar.
+    public struct Limits: Sendable {
+        /// Deepest nesting of arrays and objects accepted.
+        public var maximumDepth: Int
+        /// Most values (containers included) in one text; beyond it: "more than N values".
+        public var maximumValues: Int
+        /// A repeated key in one object is an error ("duplicate key 'k'") instead of the last
+        /// one winning on lookup.
+        public var rejectsDuplicateKeys: Bool
+        /// A leading UTF-8 byte order mark is skipped (RFC 8259 §8.1 allows ignoring it).
+        public var skipsByteOrderMark: Bool
+
+        public init(maximumDepth: Int = WireJSONParser.maximumDepth, maximumValues: Int = Int.max,
+                    rejectsDuplicateKeys: Bool = false, skipsByteOrderMark: Bool = false) {
+            self.maximumDepth = maximumDepth
+            self.maximumValues = maximumValues
+            self.rejectsDuplicateKeys = rejectsDuplicateKeys
+            self.skipsByteOrderMark = skipsByteOrderMark
+        }
+
+        /// One protocol line (INTERFACES §2).
+        public static let wire = Limits()
+    }
+
     /// Parses `text` as exactly one JSON value.
     /// - Throws: `WireJSONParseError` with the byte offset of the first problem.
-    public static func parse(_ text: String) throws(WireJSONParseError) -> WireJSON {
-        try parse(Array(text.utf8))
+    public static func parse(_ text: String, limits: Limits = .wire) throws(WireJSONParseError) -> WireJSON {
+        try parse(Array(text.utf8), limits: limits)
     }
 
     /// Parses the UTF-8 bytes as exactly one JSON value.
     /// - Throws: `WireJSONParseError` with the byte offset of the first problem.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(WireJSONParseError) -> WireJSON {
+    public static func parse(_ bytes: some Collection<UInt8>, limits: Limits = .wire) throws(WireJSONParseError) -> WireJSON {
         let array = Array(bytes)
         var result: Result<WireJSON, WireJSONParseError> = .failure(WireJSONParseError(offset: 0, reason: "empty"))
         array.withUnsafeBufferPointer { buffer in
-            result = Result { () throws(WireJSONParseError) -> WireJSON in try parse(buffer) }
+            result = Result { () throws(WireJSONParseError) -> WireJSON in try parse(buffer, limits: limits) }
         }
         return try result.get()
     }
 
     /// Parses the UTF-8 bytes as exactly one JSON value.
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(WireJSONParseError) -> WireJSON {
-        var parser = Cursor(bytes: buffer)
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, limits: Limits = .wire) throws(WireJSONParseError) -> WireJSON {
+        var parser = Cursor(bytes: buffer, limits: limits)
+        if limits.skipsByteOrderMark, buffer.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -44,9 +81,14 @@ public struct WireJSONParser {
 
     private struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
+        let limits: Limits
         var index = 0
+        var valueCount = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+            self.bytes = bytes
+            self.limits = limits
+        }
 
         var atEnd: Bool { index >= bytes.count }
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -64,6 +106,8 @@ public struct WireJSONParser {
 
         mutating func value(depth: Int) throws(WireJSONParseError) -> WireJSON {
             guard let byte = current else { throw fail("unexpected end of input") }
+            valueCount += 1
+            if valueCount > limits.maximumValues { throw fail("more than \(limits.maximumValues) values") }
             switch byte {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
             case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -72,7 +116,11 @@ public struct WireJSONParser {
             case UInt8(ascii: "f"): try literal("false"); return .bool(false)
             case UInt8(ascii: "n"): try literal("null"); return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-            default: throw fail("unexpected character '\(Unicode.Scalar(byte))'")
+            default:
+                // A non-ASCII byte is named by its value: printed as a character it would be a
+                // misleading Latin-1 letter (the first byte of a UTF-8 sequence).
+                throw fail(byte < 0x80 ? "unexpected character '\(Unicode.Scalar(byte))'"
+                                       : "unexpected byte 0x\(String(byte, radix: 16, uppercase: true))")
             }
         }
 
@@ -88,15 +136,18 @@ public struct WireJSONParser {
         }
 
         mutating func object(depth: Int) throws(WireJSONParseError) -> WireJSON {
-            guard depth <= WireJSONParser.maximumDepth else { throw fail("nested deeper than \(WireJSONParser.maximumDepth)") }
+            guard depth <= limits.maximumDepth else { throw fail("nested deeper than \(limits.maximumDepth)") }
             index += 1
             var members: [(String, WireJSON)] = []
+            // A set, not a scan of `members`: 100 000 keys took minutes when checked pairwise.
+            var keys: Set<String> = []
             skipWhitespace()
             if current == UInt8(ascii: "}") { index += 1; return .object(members) }
             while true {
                 skipWhitespace()
                 guard current == UInt8(ascii: "\"") else { throw fail("expected a string key") }
                 let key = try string()
+                if limits.rejectsDuplicateKeys, !keys.insert(key).inserted { throw fail("duplicate key '\(key)'") }
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
                 index += 1
@@ -114,7 +165,7 @@ public struct WireJSONParser {
         }
 
         mutating func array(depth: Int) throws(WireJSONParseError) -> WireJSON {
-            guard depth <= WireJSONParser.maximumDepth else { throw fail("nested deeper than \(WireJSONParser.maximumDepth)") }
+            guard depth <= limits.maximumDepth else { throw fail("nested deeper than \(limits.maximumDepth)") }
             index += 1
             var elements: [WireJSON] = []
             skipWhitespace()

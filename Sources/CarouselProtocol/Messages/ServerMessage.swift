@@ -89,7 +89,8 @@ public enum ServerMessage: Sendable, Equatable {
     case index(index: Int, previous: Int?)
     case sensor(status: String, name: String?, message: String?)
     case status(release: String, uptimeSeconds: Double, sensor: String, sampleRateHz: Double?, clients: Int,
-                watchers: Int, configPath: String?, calibration: WireCalibration)
+                watchers: Int, configPath: String?, calibration: WireCalibration,
+                sensorName: String? = nil, sensorPath: String? = nil)
     /// `SENSORS {sensors}` with the JSON array of INTERFACES §6 as IIOSensors encodes it
     /// (`SensorInfo.jsonArray`, the same text `carouselctl sensors --json` prints).
     case sensors(json: String)
@@ -126,7 +127,7 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("status"); w.string(status)
             if let name { w.key("name"); w.string(name) }
             if let message { w.key("message"); w.string(message) }
-        case let .status(release, uptime, sensor, rate, clients, watchers, configPath, calibration):
+        case let .status(release, uptime, sensor, rate, clients, watchers, configPath, calibration, sensorName, sensorPath):
             w.key("class"); w.string("STATUS")
             w.key("release"); w.string(release)
             w.key("uptime_s"); w.number(uptime)
@@ -140,6 +141,9 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("file"); if let file = calibration.file { w.string(file) } else { w.null() }
             w.key("applied"); w.bool(calibration.applied)
             w.endObject()
+            // Not in INTERFACES §2's list but additive: the sensor a calibration must belong to.
+            if let sensorName { w.key("sensor_name"); w.string(sensorName) }
+            if let sensorPath { w.key("sensor_path"); w.string(sensorPath) }
         case let .sensors(json):
             w.key("class"); w.string("SENSORS")
             w.key("sensors"); w.raw(Array(json.utf8))

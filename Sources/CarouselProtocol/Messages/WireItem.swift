@@ -1,5 +1,8 @@
+import CarouselEngine
+
 /// The attributes of one visible item, exactly as `carouselctl simulate` prints them
-/// (INTERFACES §1): viewport coordinates in points from the top-left corner.
+/// (INTERFACES §1): viewport coordinates in points from the top-left corner. The one encoder of
+/// item objects: the daemon's STATE `items` and simulate's frames both go through `write(to:)`.
 public struct WireItem: Sendable, Equatable {
     /// Logical item index in `0..<count`.
     public var index: Int
@@ -56,5 +59,17 @@ public struct WireItem: Sendable, Equatable {
         for item in items { item.write(to: &w) }
         w.endArray()
         return w.bytes
+    }
+}
+
+extension WireItem {
+    /// The wire form of the engine's item attributes (INTERFACES §1 item object); `transform`
+    /// in CATransform3D field order m11, m12, …, m44.
+    public init(_ a: ItemAttributes) {
+        let m = a.transform
+        self.init(index: a.index, instance: a.instance, center: (a.center.x, a.center.y),
+                  size: (a.size.width, a.size.height), scale: (a.scaleX, a.scaleY), alpha: a.alpha, zIndex: a.zIndex,
+                  transform: [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
+                              m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44])
     }
 }

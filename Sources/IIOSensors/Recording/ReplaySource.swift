@@ -8,10 +8,18 @@ import MotionFusion
 /// `RecordingReader`), released in real time on a CLOCK_MONOTONIC timerfd, or as fast as
 /// possible. Status is always `replay` while started.
 ///
-/// Timestamps are mapped onto CLOCK_MONOTONIC: the first sample is released at `start()` time
-/// `t0` and sample `i` carries `t0 + (ts_i − ts_0) / speed`, so downstream filters see a live
-/// clock. With `loop`, the recording restarts after its last sample, one median sample interval
-/// later, keeping time increasing.
+/// Two time bases, kept apart on purpose (docs/SENSORS.md "Replay time"):
+/// - Release (pacing): sample `i` is released at wall time `t0 + (ts_i − ts_0) / speed` on
+///   CLOCK_MONOTONIC, `t0` being the `start()` time. `speed` changes only this.
+/// - Timestamps: sample `i` carries `T0 + (ts_i − ts_0)`, the recording's own spacing, so an
+///   estimator integrating gyro rates over sample time sees the recorded rotation whatever the
+///   speed. `T0` is the `start()` time, or just after the last published timestamp when that is
+///   later (a restart after a fast replay), so timestamps never go backwards. At speed ≠ 1 they
+///   therefore drift from CLOCK_MONOTONIC: consumers that need wall time (physics, publishing,
+///   staleness) use their own clock.
+///
+/// `start()` replays from the first sample. With `loop`, the recording restarts after its last
+/// sample, one median sample interval later, keeping time increasing.
 public final class ReplaySource: SensorSource {
     public let name: String
     private let samples: [IMUSample]
@@ -21,9 +29,15 @@ public final class ReplaySource: SensorSource {
     private var timerFD: Int32 = -1
     private var next = 0
     private var startNanoseconds: Int64 = 0
-    /// Monotonic offset of the current pass (grows by one recording length per loop).
+    /// Recording-time offset of the current pass (grows by one recording length per loop), ns.
     private var passOffset: Int64 = 0
+    /// `T0`: the timestamp the first sample of this run carries, ns.
+    private var timestampBase: Int64 = 0
+    private var lastTimestamp: Int64?
     private let intervalNanoseconds: Int64
+    /// Wake-ups are batched to at most one per 5 ms (200 Hz), so a fast replay of a 100 Hz
+    /// recording does not wake the loop for every sample.
+    private static let minimumWakeNanoseconds: Int64 = 5_000_000
 
     public private(set) var status: SensorStatus = .replay
     public private(set) var statusMessage: String?
@@ -69,7 +83,9 @@ public final class ReplaySource: SensorSource {
         next = 0
         passOffset = 0
         startNanoseconds = clinux_monotonic_ns()
+        timestampBase = max(startNanoseconds, (lastTimestamp ?? Int64.min) + intervalNanoseconds)
         status = .replay
+        statusMessage = "replaying \(name) at \(speed)× speed\(loop ? ", looping" : "")"
         arm()
     }
 
@@ -86,15 +102,14 @@ public final class ReplaySource: SensorSource {
         let now = clinux_monotonic_ns()
         let first = samples[0].timestampNanoseconds
         while next < samples.count {
-            let due = startNanoseconds + passOffset + Int64(Double(samples[next].timestampNanoseconds - first) / speed)
-            if !asFastAsPossible && due > now { break }
+            if !asFastAsPossible && releaseTime(next) > now { break }
             var s = samples[next]
-            s.timestampNanoseconds = due
+            s.timestampNanoseconds = timestampBase + passOffset + (samples[next].timestampNanoseconds - first)
+            lastTimestamp = s.timestampNanoseconds
             out.append(s)
             next += 1
             if next == samples.count && loop {
-                let length = samples[samples.count - 1].timestampNanoseconds - first + intervalNanoseconds
-                passOffset += Int64(Double(length) / speed)
+                passOffset += samples[samples.count - 1].timestampNanoseconds - first + intervalNanoseconds
                 next = 0
                 if asFastAsPossible { break }
             }
@@ -113,9 +128,14 @@ public final class ReplaySource: SensorSource {
             _ = clinux_timerfd_set(timerFD, 1, 0)
             return
         }
-        let first = samples[0].timestampNanoseconds
-        let due = startNanoseconds + passOffset + Int64(Double(samples[next].timestampNanoseconds - first) / speed)
-        _ = clinux_timerfd_set(timerFD, max(1, due - clinux_monotonic_ns()), 0)
+        _ = clinux_timerfd_set(timerFD, max(Self.minimumWakeNanoseconds, releaseTime(next) - clinux_monotonic_ns()), 0)
+    }
+
+    /// When sample `index` of the current pass comes due, CLOCK_MONOTONIC ns (the only place
+    /// `speed` acts).
+    private func releaseTime(_ index: Int) -> Int64 {
+        let recorded = passOffset + samples[index].timestampNanoseconds - samples[0].timestampNanoseconds
+        return startNanoseconds + Int64(Double(recorded) / speed)
     }
 
     private static func readFile(_ path: String) -> String? {

@@ -1,5 +1,3 @@
-import MotionFusion
-
 /// The calibration file of INTERFACES §3 as text: an INI file with one `[calibration]` section.
 ///
 /// Pure text in, text out (no I/O), so the daemon can read the same format: the writer is

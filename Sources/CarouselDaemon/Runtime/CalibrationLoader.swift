@@ -1,0 +1,58 @@
+import CLinux
+import MotionFusion
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads the `[calibration] file` (INTERFACES §3) and decides which correction the pipeline gets.
+///
+/// The rules (INTERFACES §3, DESIGN §7): a missing file means no calibration, quietly (a fresh
+/// install has none until `carouselctl calibrate` runs); a malformed or unreadable file is a
+/// warning naming `file:line` and the previous calibration stays; a calibration made for another
+/// sensor (name and sysfs path, `CalibrationFile.belongs(toSensor:path:)`) is not applied, with
+/// a warning.
+enum CalibrationLoader {
+    /// The outcome of reading the file.
+    enum Outcome: Equatable {
+        /// No file configured, or the file does not exist.
+        case missing
+        case loaded(CalibrationFile)
+        /// Unreadable or malformed: the message names the file (and line).
+        case failed(String)
+    }
+
+    /// Reads and parses `path` (at most 64 KiB: a calibration file is a dozen lines).
+    static func read(path: String) -> Outcome {
+        guard !path.isEmpty else { return .missing }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let e = clinux_errno()
+            if e == ENOENT { return .missing }
+            return .failed(SystemError("open \(path)", errno: e).description)
+        }
+        close(fd)
+        guard let text = readSmallFile(path) else { return .failed("\(path): cannot be read") }
+        do {
+            return .loaded(try CalibrationFile.parse(text: text, path: path))
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    /// The sensor a calibration must belong to: the IIO accelerometer's `name` and sysfs path, or
+    /// for a replay the recording's file name and path (what `carouselctl calibrate` writes when
+    /// it calibrates from a replaying daemon). nil while an IIO sensor is not selected yet.
+    struct SensorIdentity: Equatable {
+        var name: String
+        var path: String
+    }
+
+    /// The correction to apply and whether it comes from the file, given the last good file and
+    /// the current sensor. `mismatch` is set when the file belongs to another sensor.
+    static func effective(file: CalibrationFile?, sensor: SensorIdentity?)
+        -> (calibration: Calibration, applied: Bool, mismatch: Bool) {
+        guard let file, let sensor else { return (.identity, false, false) }
+        guard file.belongs(toSensor: sensor.name, path: sensor.path) else { return (.identity, false, true) }
+        return (file.calibration, true, false)
+    }
+}
