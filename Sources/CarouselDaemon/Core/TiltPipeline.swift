@@ -25,26 +25,59 @@ public protocol TiltPipeline: AnyObject {
 }
 
 /// The real pipeline: `Calibration.apply` → `AttitudeEstimator` → `TiltInputMapper`.
+///
+/// Accelerometer-only sensors use the accelerometer estimator (DESIGN §5): the gyro filters
+/// correct toward the accelerometer with a time constant of seconds (gain 0.5/s), which with no
+/// gyro to carry fast motion would make a tilt take over a second to show. For samples without
+/// a gyroscope the pipeline therefore switches to `.accel` with a Butterworth low-pass (the
+/// configured `lowpass_hz`, else `accelOnlyCutoffHz`) to keep a resting device's noise below
+/// the publishing threshold.
 public final class MotionTiltPipeline: TiltPipeline {
+    /// Low-pass cutoff for accelerometer-only sensors when none is configured, Hz: a 2nd-order
+    /// Butterworth at 3 Hz settles a step in about 0.2 s.
+    public static let accelOnlyCutoffHz = 3.0
+
     private let calibration: Calibration
+    private let configuration: AttitudeEstimator.Configuration
     private var estimator: AttitudeEstimator
+    private var accelOnlyEstimator: AttitudeEstimator?
     private var mapper: TiltInputMapper
+    private var lastWasAccelOnly = false
 
     public init(calibration: Calibration, estimator: AttitudeEstimator.Configuration, mapper: TiltInputMapper) {
         self.calibration = calibration
+        self.configuration = estimator
         self.estimator = AttitudeEstimator(estimator)
         self.mapper = mapper
     }
 
     public func process(_ sample: IMUSample) -> TiltReading? {
-        guard let estimate = estimator.update(calibration.apply(to: sample)) else { return nil }
+        let calibrated = calibration.apply(to: sample)
+        let estimate: TiltEstimate?
+        if calibrated.gyro == nil && configuration.method != .accel {
+            if accelOnlyEstimator == nil {
+                var accel = configuration
+                accel.method = .accel
+                if accel.lowpassCutoffHz == nil || (accel.lowpassCutoffHz ?? 0) <= 0 {
+                    accel.lowpassCutoffHz = Self.accelOnlyCutoffHz
+                }
+                accelOnlyEstimator = AttitudeEstimator(accel)
+            }
+            lastWasAccelOnly = true
+            estimate = accelOnlyEstimator?.update(calibrated)
+        } else {
+            lastWasAccelOnly = false
+            estimate = estimator.update(calibrated)
+        }
+        guard let estimate else { return nil }
         let input = mapper.map(estimate)
         return TiltReading(rollDegrees: input.rollDegrees, pitchDegrees: input.pitchDegrees,
                            driveDegrees: input.driveDegrees)
     }
 
     public func recenter() -> Bool {
-        guard let estimate = estimator.estimate else { return false }
+        let current = lastWasAccelOnly ? accelOnlyEstimator?.estimate : estimator.estimate
+        guard let estimate = current else { return false }
         mapper.recenter(on: estimate)
         return true
     }
