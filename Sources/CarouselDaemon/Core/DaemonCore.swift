@@ -312,12 +312,20 @@ public final class DaemonCore {
             engine.setCount(count, at: t)
             forceChange = true
         case let .setGeometry(g):
+            if let problem = RuntimeSettingsCheck.geometry(g, current: engine.configuration) {
+                send(.error(ProtocolError(.badField, problem, cmd: request.cmd)), to: s)
+                return
+            }
             engine.resize(viewport: CarouselSize(width: g.viewport.width, height: g.viewport.height),
                           item: CarouselSize(width: g.item.width, height: g.item.height), spacing: g.spacing,
                           axis: g.axis.flatMap(ScrollAxis.init(rawValue:)),
                           direction: g.direction.flatMap(LayoutDirection.init(rawValue:)), at: t)
             forceChange = true
         case let .setTilt(settings):
+            if let problem = RuntimeSettingsCheck.tilt(settings, current: engine.configuration) {
+                send(.error(ProtocolError(.badField, problem, cmd: request.cmd)), to: s)
+                return
+            }
             engine.setTilt(enabled: settings.enabled, mode: settings.mode.flatMap(TiltMode.init(rawValue:)),
                            deadZoneDegrees: settings.deadZoneDeg, maxDegrees: settings.maxDeg,
                            maxItemsPerSecond: settings.maxItemsPerSecond, at: t)
