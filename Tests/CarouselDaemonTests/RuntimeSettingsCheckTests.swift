@@ -63,3 +63,16 @@ import Testing
         #expect(h.core.engine.state.count == 10)
     }
 }
+
+/// The WATCH reply must state the rate in effect.
+@Suite struct WatchRateTests {
+    @Test func tinyAndHugeRatesAreClampedAndTheReplySaysSo() {
+        var h = CoreHarness()
+        let id = h.connect()
+        _ = h.read(id)
+        h.send(#"{"cmd":"watch","enable":false,"max_rate_hz":1e-300}"#, from: id)
+        #expect(h.read(id).first?["max_rate_hz"]?.doubleValue == 0.001)
+        h.send(#"{"cmd":"watch","enable":false,"max_rate_hz":1e9}"#, from: id)
+        #expect(h.read(id).first?["max_rate_hz"]?.doubleValue == 60)
+    }
+}

@@ -32,6 +32,8 @@ public final class DaemonCore {
     public static let tiltThresholdDegrees = 0.1
     /// How long a connection being closed may take to send EOF before it is closed anyway, ns.
     public static let lingerNanoseconds: Int64 = 2_000_000_000
+    /// The slowest STATE rate a watcher can ask for, Hz (one STATE per 1000 s).
+    public static let minimumRateHz = 1e-3
 
     public var limits: Limits
     public private(set) var engine: CarouselEngine
@@ -270,7 +272,9 @@ public final class DaemonCore {
             publish(now: now)
             s.watching = w.enable
             s.wantsItems = w.items
-            s.maxRateHz = min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz)
+            // The WATCH reply states the rate in effect: capped by max_rate_hz and raised to
+            // the slowest rate the frame timer honours (1e-300 was echoed though 0.001 applied).
+            s.maxRateHz = max(min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz), Self.minimumRateHz)
             send(.watch(enable: w.enable, items: w.items, maxRateHz: s.maxRateHz), to: s)
             if w.enable { deliverState(to: s, now: now, force: true) }
             return
@@ -357,7 +361,7 @@ public final class DaemonCore {
     }
 
     private func frameInterval(_ rateHz: Double) -> Int64 {
-        Int64((1e9 / max(rateHz, 1e-3)).rounded())
+        Int64((1e9 / max(rateHz, Self.minimumRateHz)).rounded())
     }
 
     private func watchers() -> [ClientSession] {
