@@ -76,3 +76,27 @@ import Testing
         #expect(h.read(id).first?["max_rate_hz"]?.doubleValue == 60)
     }
 }
+
+/// The output bound is about a backlog, not one line: an items watcher whose STATE alone is
+/// larger than the bound was dropped on its first STATE, though it was reading.
+@Suite struct OutputBoundTests {
+    @Test func aSingleLineOverTheBoundReachesAReadingClient() throws {
+        // At rest on item 0 with viewport 375 and pitch 260, items 0 and 1 show: the STATE with
+        // items is about 500 bytes, over a 400-byte bound.
+        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 400))
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"watch","items":true}"#, from: c)
+        #expect(h.core.pendingOutput(for: c).count > 400)
+        let got = h.read(c)
+        #expect(!h.core.shouldClose(c))
+        #expect(got.map { $0["class"]?.stringValue } == ["WATCH", "STATE"])
+        let items = try #require(got.last?["items"]?.arrayValue)
+        #expect(items.first?["index"]?.doubleValue == 0)
+        // A backlog over the bound still drops it: blocked, then ACK + error lines pile up.
+        h.core.wrote(0, to: c, blocked: true, now: h.now)
+        h.send(#"{"cmd":"scroll_to","index":1,"animated":false}"#, from: c)
+        for _ in 0..<10 { h.send(#"{"cmd":"nope"}"#, from: c) } // ~60 bytes each
+        #expect(h.core.shouldClose(c))
+    }
+}

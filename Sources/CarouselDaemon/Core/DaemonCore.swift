@@ -456,7 +456,11 @@ public final class DaemonCore {
 
     private func append(_ line: [UInt8], to s: ClientSession) {
         guard !s.dropped else { return }
-        if s.pendingOutputCount + line.count > limits.outputLimit {
+        // A line larger than the bound alone (a STATE with thousands of items after a dense
+        // set_geometry) still goes to a client that keeps up, i.e. whose backlog is small:
+        // otherwise every items watcher was silently dropped on its first STATE.
+        let oversizedAllowed = line.count > limits.outputLimit && s.pendingOutputCount <= limits.outputLimit / 4
+        if s.pendingOutputCount + line.count > limits.outputLimit, !oversizedAllowed {
             // A client that stops reading is disconnected once its buffer passes the bound.
             s.dropped = true
             s.output = []
