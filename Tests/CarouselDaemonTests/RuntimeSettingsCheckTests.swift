@@ -100,3 +100,30 @@ import Testing
         #expect(h.core.shouldClose(c))
     }
 }
+
+/// "A slow client receives only the newest STATE when it drains": a partial write (the kernel
+/// took part of the queue) is not a drain; a new STATE was stacked on the unsent rest.
+@Suite struct DrainTests {
+    @Test func aPartialWriteDoesNotQueueAnotherState() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"watch","max_rate_hz":10}"#, from: c)
+        _ = h.read(c)
+        h.send(#"{"cmd":"scroll_to","index":3}"#, from: c) // animated: STATEs while moving
+        h.now += 200 * CoreHarness.ms
+        h.core.tick(now: h.now)
+        let queued = h.core.pendingOutput(for: c).count
+        #expect(queued > 0)
+        // 50 ms later (inside the 100 ms interval) the carousel has moved: a new snapshot,
+        // held back. At 150 ms the kernel takes 1 byte and the rest is still queued: the held
+        // STATE must wait for the drain.
+        h.now += 50 * CoreHarness.ms
+        h.core.tick(now: h.now)
+        let before = h.core.pendingOutput(for: c).count
+        #expect(before == queued)
+        h.now += 100 * CoreHarness.ms
+        h.core.wrote(1, to: c, blocked: false, now: h.now)
+        #expect(h.core.pendingOutput(for: c).count == before - 1)
+    }
+}

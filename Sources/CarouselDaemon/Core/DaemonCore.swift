@@ -171,8 +171,10 @@ public final class DaemonCore {
         guard let s = sessions[id] else { return }
         s.consume(count)
         s.writeBlocked = blocked && s.pendingOutputCount > 0
-        if !s.writeBlocked, s.watching, s.lastStateSeq < seq, published != nil {
-            // A slow client receives only the newest STATE when it drains (INTERFACES §2).
+        if s.pendingOutputCount == 0, s.watching, s.lastStateSeq < seq, published != nil {
+            // A slow client receives only the newest STATE when it drains (INTERFACES §2):
+            // when its queue is empty, not after each partial write, which stacked a new STATE
+            // on the unsent rest of the previous one (with large item STATEs, a drop).
             deliverState(to: s, now: now, force: false)
         }
     }
