@@ -52,7 +52,7 @@ private func decode(_ line: String) throws(ProtocolError) -> Request {
         ("{\"cmd\":\"scroll_to\",\"index\":1,\"animated\":1}", ProtocolError(.badField, "field 'animated': expected a boolean, got a number", cmd: "scroll_to")),
         ("{\"cmd\":\"drag\",\"phase\":\"up\",\"location\":1}", ProtocolError(.badField, "field 'phase': expected one of began, moved, ended, got 'up'", cmd: "drag")),
         ("{\"cmd\":\"watch\",\"max_rate_hz\":0}", ProtocolError(.badField, "field 'max_rate_hz': must be greater than 0, got 0", cmd: "watch")),
-        ("{\"cmd\":\"set_count\",\"count\":-2}", ProtocolError(.badField, "field 'count': must be in 0...2147483647, got -2", cmd: "set_count")),
+        ("{\"cmd\":\"set_count\",\"count\":-2}", ProtocolError(.badField, "field 'count': must be in 0...1000000000, got -2", cmd: "set_count")),
         ("{\"cmd\":\"set_geometry\",\"viewport\":{\"width\":375},\"item\":{\"width\":1,\"height\":1}}", ProtocolError(.badField, "field 'viewport.height': missing", cmd: "set_geometry")),
         ("{\"cmd\":\"set_geometry\",\"viewport\":[375,200],\"item\":{\"width\":1,\"height\":1}}", ProtocolError(.badField, "field 'viewport': expected an object {\"width\", \"height\"}, got an array", cmd: "set_geometry")),
         ("{\"cmd\":\"set_tilt\",\"dead_zone_deg\":10,\"max_deg\":5}", ProtocolError(.badField, "field 'max_deg': must be greater than dead_zone_deg (10)", cmd: "set_tilt")),

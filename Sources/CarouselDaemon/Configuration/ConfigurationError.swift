@@ -72,32 +72,49 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
-    /// One line: `path:line: what is wrong`.
+    /// One line: `path:line: what is wrong`. Text taken from the file is shown with control
+    /// characters as `\xNN`, so a binary or hostile file cannot write escape sequences or line
+    /// breaks into the journal or the operator's terminal.
     public var description: String {
         let location = line.map { "\(path):\($0)" } ?? path
+        let shown = Self.visible
         switch self {
         case .fileMissing(let path):
             return "\(path): configuration file not found"
         case .unreadable(let path, let code):
             return "\(path): cannot read configuration file: \(String(cString: strerror(code))) (errno \(code))"
         case .syntax(_, _, let text):
-            return "\(location): syntax error: expected '[section]', 'key = value' or a comment, found '\(text)'"
+            return "\(location): syntax error: expected '[section]', 'key = value' or a comment, found '\(shown(text))'"
         case .lineTooLong(_, _, let maximum):
             return "\(location): line longer than \(maximum) bytes"
         case .continuationLine(_, _, let section, let key):
-            return "\(location): [\(section)] \(key): line starts with whitespace (continuation lines are not supported; put the value on one line)"
+            return "\(location): [\(shown(section))] \(shown(key)): line starts with whitespace (continuation lines are not supported; put the value on one line)"
         case .unknownSection(_, _, let section, let known):
-            return "\(location): unknown section [\(section)]; known sections: \(known.map { "[\($0)]" }.joined(separator: ", "))"
+            return "\(location): unknown section [\(shown(section))]; known sections: \(known.map { "[\($0)]" }.joined(separator: ", "))"
         case .keyOutsideSection(_, _, let key):
-            return "\(location): key '\(key)' before any [section] header"
+            return "\(location): key '\(shown(key))' before any [section] header"
         case .unknownKey(_, _, let section, let key, let known):
-            return "\(location): [\(section)] unknown key '\(key)'; known keys: \(known.joined(separator: ", "))"
+            return "\(location): [\(shown(section))] unknown key '\(shown(key))'; known keys: \(known.joined(separator: ", "))"
         case .duplicateKey(_, _, let section, let key, let firstLine):
-            return "\(location): [\(section)] \(key): given twice (first on line \(firstLine))"
+            return "\(location): [\(shown(section))] \(shown(key)): given twice (first on line \(firstLine))"
         case .badValue(_, _, let section, let key, let value, let expected):
-            return "\(location): [\(section)] \(key): bad value '\(value)': expected \(expected)"
+            return "\(location): [\(shown(section))] \(shown(key)): bad value '\(shown(value))': expected \(expected)"
         case .inconsistent(_, _, let section, let key, let message):
             return "\(location): [\(section)] \(key): \(message)"
         }
+    }
+
+    /// `text` with C0 control characters and DEL as `\xNN` (a NUL already shows as `\0`).
+    static func visible(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }

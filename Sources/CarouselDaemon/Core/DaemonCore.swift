@@ -32,6 +32,8 @@ public final class DaemonCore {
     public static let tiltThresholdDegrees = 0.1
     /// How long a connection being closed may take to send EOF before it is closed anyway, ns.
     public static let lingerNanoseconds: Int64 = 2_000_000_000
+    /// The slowest STATE rate a watcher can ask for, Hz (one STATE per 1000 s).
+    public static let minimumRateHz = 1e-3
 
     public var limits: Limits
     public private(set) var engine: CarouselEngine
@@ -173,8 +175,10 @@ public final class DaemonCore {
         guard let s = sessions[id] else { return }
         s.consume(count)
         s.writeBlocked = blocked && s.pendingOutputCount > 0
-        if !s.writeBlocked, s.watching, s.lastStateSeq < seq, published != nil {
-            // A slow client receives only the newest STATE when it drains (INTERFACES §2).
+        if s.pendingOutputCount == 0, s.watching, s.lastStateSeq < seq, published != nil {
+            // A slow client receives only the newest STATE when it drains (INTERFACES §2):
+            // when its queue is empty, not after each partial write, which stacked a new STATE
+            // on the unsent rest of the previous one (with large item STATEs, a drop).
             deliverState(to: s, now: now, force: false)
         }
     }
@@ -274,7 +278,9 @@ public final class DaemonCore {
             publish(now: now)
             s.watching = w.enable
             s.wantsItems = w.items
-            s.maxRateHz = min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz)
+            // The WATCH reply states the rate in effect: capped by max_rate_hz and raised to
+            // the slowest rate the frame timer honours (1e-300 was echoed though 0.001 applied).
+            s.maxRateHz = max(min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz), Self.minimumRateHz)
             send(.watch(enable: w.enable, items: w.items, maxRateHz: s.maxRateHz), to: s)
             if w.enable { deliverState(to: s, now: now, force: true) }
             return
@@ -317,12 +323,20 @@ public final class DaemonCore {
             engine.setCount(count, at: t)
             forceChange = true
         case let .setGeometry(g):
+            if let problem = RuntimeSettingsCheck.geometry(g, current: engine.configuration) {
+                send(.error(ProtocolError(.badField, problem, cmd: request.cmd)), to: s)
+                return
+            }
             engine.resize(viewport: CarouselSize(width: g.viewport.width, height: g.viewport.height),
                           item: CarouselSize(width: g.item.width, height: g.item.height), spacing: g.spacing,
                           axis: g.axis.flatMap(ScrollAxis.init(rawValue:)),
                           direction: g.direction.flatMap(LayoutDirection.init(rawValue:)), at: t)
             forceChange = true
         case let .setTilt(settings):
+            if let problem = RuntimeSettingsCheck.tilt(settings, current: engine.configuration) {
+                send(.error(ProtocolError(.badField, problem, cmd: request.cmd)), to: s)
+                return
+            }
             engine.setTilt(enabled: settings.enabled, mode: settings.mode.flatMap(TiltMode.init(rawValue:)),
                            deadZoneDegrees: settings.deadZoneDeg, maxDegrees: settings.maxDeg,
                            maxItemsPerSecond: settings.maxItemsPerSecond, at: t)
@@ -354,7 +368,7 @@ public final class DaemonCore {
     }
 
     private func frameInterval(_ rateHz: Double) -> Int64 {
-        Int64((1e9 / max(rateHz, 1e-3)).rounded())
+        Int64((1e9 / max(rateHz, Self.minimumRateHz)).rounded())
     }
 
     private func watchers() -> [ClientSession] {
@@ -449,7 +463,11 @@ public final class DaemonCore {
 
     private func append(_ line: [UInt8], to s: ClientSession) {
         guard !s.dropped else { return }
-        if s.pendingOutputCount + line.count > limits.outputLimit {
+        // A line larger than the bound alone (a STATE with thousands of items after a dense
+        // set_geometry) still goes to a client that keeps up, i.e. whose backlog is small:
+        // otherwise every items watcher was silently dropped on its first STATE.
+        let oversizedAllowed = line.count > limits.outputLimit && s.pendingOutputCount <= limits.outputLimit / 4
+        if s.pendingOutputCount + line.count > limits.outputLimit, !oversizedAllowed {
             // A client that stops reading is disconnected once its buffer passes the bound.
             s.dropped = true
             s.output = []

@@ -36,13 +36,13 @@ enum UnixListener {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(SystemError("socket", errno: SystemError.current)) }
         do throws(ListenerError) {
-            if try !bindOnce(fd, &address, length) {
+            if try !bindOnce(fd, &address, length, path) {
                 // EADDRINUSE: a live daemon, or a stale file from a crashed one?
                 if probe(path) { throw ListenerError.alreadyServed(path: path) }
                 var st = stat()
                 if lstat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFSOCK { throw ListenerError.notASocket(path: path) }
                 _ = unlink(path)
-                if try !bindOnce(fd, &address, length) { throw ListenerError.alreadyServed(path: path) }
+                if try !bindOnce(fd, &address, length, path) { throw ListenerError.alreadyServed(path: path) }
             }
             do throws(SystemError) {
                 try syscall("chmod \(path)") { chmod(path, mode_t(mode)) }
@@ -59,15 +59,16 @@ enum UnixListener {
         }
     }
 
-    /// Binds; false on EADDRINUSE.
-    private static func bindOnce(_ fd: Int32, _ address: inout sockaddr_un, _ length: Int32) throws(ListenerError) -> Bool {
+    /// Binds; false on EADDRINUSE. Other errors name `path` (ENOENT alone does not say that the
+    /// socket's directory is what is missing).
+    private static func bindOnce(_ fd: Int32, _ address: inout sockaddr_un, _ length: Int32, _ path: String) throws(ListenerError) -> Bool {
         let r = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(length)) }
         }
         if r == 0 { return true }
         let e = SystemError.current
         if e == EADDRINUSE { return false }
-        throw .system(SystemError("bind", errno: e))
+        throw .system(SystemError("bind \(path)", errno: e))
     }
 
     /// Whether something accepts connections on `path` now.

@@ -278,15 +278,18 @@ final class DaemonRuntime {
     // MARK: - Reload
 
     /// Loads the configuration again and applies it; returns why not, keeping the old one.
+    /// systemd sees RELOADING=1, then READY=1 with a STATUS= saying whether it worked (a
+    /// failed reload must not show "Reloaded" in `systemctl status`).
     private func reload() -> String? {
         _ = options.notifier.reloading()
-        defer { _ = options.notifier.ready(status: "Reloaded") }
         let new: DaemonConfiguration
         do {
             new = try options.reloadConfiguration()
         } catch {
+            _ = options.notifier.ready(status: "Reload failed, running configuration kept: \(error.description)")
             return error.description
         }
+        defer { _ = options.notifier.ready(status: "Reloaded") }
         let now = clinux_monotonic_ns()
         let old = configuration
         configuration = new

@@ -1,3 +1,5 @@
+import CarouselEngine
+
 /// Decodes one request line (INTERFACES §2) into a `Request`, or the `ProtocolError` to answer.
 ///
 /// Rules: the line must be one JSON object with a string `cmd`; unknown members are ignored (so a
@@ -59,8 +61,8 @@ public enum RequestDecoder {
             return .outerScrollEnded(y: try fields.optionalNumber("y"))
         case "set_count":
             let count = try fields.integer("count")
-            if count < 0 || count > Int(Int32.max) {
-                throw fields.bad("count", "must be in 0...\(Int32.max), got \(count)")
+            if count < 0 || count > CarouselLimits.maximumCount {
+                throw fields.bad("count", "must be in 0...\(CarouselLimits.maximumCount), got \(count)")
             }
             return .setCount(count)
         case "set_geometry":

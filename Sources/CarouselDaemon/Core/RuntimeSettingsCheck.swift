@@ -1,0 +1,48 @@
+import CarouselEngine
+import CarouselProtocol
+
+/// Checks `set_geometry` and `set_tilt` against the running configuration before they are
+/// applied, with the engine's own rules (`CarouselConfiguration.validate()`), so a request the
+/// engine would clamp or silently adjust gets `bad_field` instead of an ACK.
+///
+/// Why here and not in `RequestDecoder`: both requests are partial (set_tilt may carry only
+/// `dead_zone_deg`, set_geometry keeps the axis), so only the merged result can be judged — a
+/// dead zone of 30° is fine alone and wrong when the running `max_deg` is 25°; a viewport of
+/// 1e308 points is a positive number but makes the pitch infinite and freezes the carousel.
+enum RuntimeSettingsCheck {
+    /// Why `request` cannot be applied to `current`, naming the field as the request does; nil when it can.
+    static func geometry(_ request: GeometryRequest, current: CarouselConfiguration) -> String? {
+        var g = current.geometry
+        g.viewport = CarouselSize(width: request.viewport.width, height: request.viewport.height)
+        g.item = CarouselSize(width: request.item.width, height: request.item.height)
+        g.spacing = request.spacing
+        if let axis = request.axis.flatMap(ScrollAxis.init(rawValue:)) { g.axis = axis }
+        do {
+            try g.validate()
+            return nil
+        } catch {
+            return "field '\(error.field)': \(error.reason)"
+        }
+    }
+
+    /// Why `request` cannot be applied to `current`'s tilt settings; nil when it can.
+    static func tilt(_ request: TiltRequest, current: CarouselConfiguration) -> String? {
+        var c = current
+        if let v = request.deadZoneDeg { c.tilt.deadZoneDegrees = v }
+        if let v = request.maxDeg { c.tilt.maxDegrees = v }
+        if let v = request.maxItemsPerSecond { c.tilt.maxItemsPerSecond = v }
+        do {
+            try c.validate()
+            return nil
+        } catch {
+            // The engine names fields as in scenarios; the request names them as on the wire.
+            let wireNames = ["tilt.deadZoneDeg": "dead_zone_deg", "tilt.maxDeg": "max_deg",
+                             "tilt.maxItemsPerSecond": "max_items_per_second"]
+            let field = wireNames[error.field] ?? error.field
+            let running = "(now dead_zone_deg \(WireJSONWriter.format(c.tilt.deadZoneDegrees)), "
+                + "max_deg \(WireJSONWriter.format(c.tilt.maxDegrees)))"
+            let reason = error.field == "tilt.maxDeg" ? "must be greater than dead_zone_deg and ≤ 180 degrees" : error.reason
+            return "field '\(field)': \(reason) \(running)"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import CarouselProtocol
+import CarouselTestSupport
+import Testing
+@testable import CarouselDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an operator sees when the config or the socket path is wrong in a hostile way.
+@Suite struct HostileOperatorInputTests {
+    /// A binary or crafted config must not write escape sequences or raw control bytes into the
+    /// journal: they are shown as \xNN (ESC = 0x1B, BEL = 0x07).
+    @Test func controlCharactersFromTheFileAreShownEscaped() {
+        let text = "[sensor]\nsource = \u{1B}[2Jusb\u{07}\n"
+        let thrown = #expect(throws: ConfigurationError.self) { try DaemonConfiguration.parse(text: text, path: "c.conf") }
+        #expect(thrown?.description == "c.conf:2: [sensor] source: bad value '\\x1B[2Jusb\\x07': expected one of iio, replay")
+        #expect(ConfigurationError.syntax(path: "c.conf", line: 1, text: "\u{01}\u{7F}x\ty").description
+            == "c.conf:1: syntax error: expected '[section]', 'key = value' or a comment, found '\\x01\\x7Fx\\x09y'")
+    }
+
+    /// `bind` failing with ENOENT said only "bind: No such file or directory": the message now
+    /// names the socket path whose directory is missing.
+    @Test func socketInAMissingDirectoryNamesThePath() {
+        let path = "/tmp/carouseld-test-no-such-dir-\(getpid())/x.sock"
+        do {
+            let fd = try UnixListener.bind(path: path, mode: 0o666, gid: nil)
+            close(fd)
+            Issue.record("bind in a missing directory succeeded")
+        } catch {
+            #expect(error.description == "bind \(path): No such file or directory (errno 2)")
+        }
+    }
+}
