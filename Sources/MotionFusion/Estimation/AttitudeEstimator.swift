@@ -95,8 +95,9 @@ public struct AttitudeEstimator: Sendable {
         let time = Self.seconds(from: t0, to: sample.timestampNanoseconds)
         // Zero or non-finite raw acceleration: "no data", checked before the low-pass so that
         // such a sample neither reaches the filter state nor yields a smoothed estimate.
-        let rawNorm = sample.accel.length
-        guard rawNorm > 0, rawNorm.isFinite else { return nil }
+        // On the squared norm: > 0 and finite exactly when the norm is, without a square root.
+        let rawNorm2 = sample.accel.dot(sample.accel)
+        guard rawNorm2 > 0, rawNorm2.isFinite else { return nil }
 
         var accel = sample.accel
         if lowpassEnabled {

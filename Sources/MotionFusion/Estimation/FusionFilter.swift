@@ -88,6 +88,8 @@ public struct FusionFilter: Sendable {
     /// Sensor → earth attitude (earth z up; yaw is arbitrary, it has no reference).
     public var attitude: Quaternion? { hasAttitude ? q : nil }
     private var q = Quaternion.identity, hasAttitude = false
+    // `q.upInSensorFrame`, kept from the step that set `q` (it starts the next step).
+    private var up = Vector3(0, 0, 1)
     /// Current gyro bias estimate, rad/s.
     public private(set) var gyroBias: Vector3
     /// Seconds the device has been still so far.
@@ -115,6 +117,7 @@ public struct FusionFilter: Sendable {
     /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection`.
     public mutating func initialise(accelDirection: Vector3) {
         q = Quaternion(up: accelDirection)
+        up = q.upInSensorFrame
         hasAttitude = true
         stillSeconds = 0
         accelerometerRejected = false
@@ -141,9 +144,9 @@ public struct FusionFilter: Sendable {
             return a
         }
         var q = self.q
-        guard dt > 0 else { return q.upInSensorFrame }
+        guard dt > 0 else { return up }
 
-        let v = q.upInSensorFrame
+        let v = up
         let error = a.cross(v)  // |error| = sin(angle between a and v)
         var omega = Vector3.zero
         var useAccel = true
@@ -187,7 +190,8 @@ public struct FusionFilter: Sendable {
         }
         q = Self.renormalized(q * Quaternion(rotationVector: omega * dt))
         self.q = q
-        return q.upInSensorFrame
+        up = q.upInSensorFrame
+        return up
     }
 
     /// Forgets the attitude (the bias estimate is kept: it belongs to the sensor).
