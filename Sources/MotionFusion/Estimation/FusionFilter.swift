@@ -80,13 +80,16 @@ public struct FusionFilter: Sendable {
     public var steadyAccelAngle: Double
     /// Time constant of the gyro and accelerometer means used by the steadiness test, seconds.
     static let steadyTimeConstant = 0.5
-    private var gyroMean: Vector3?
-    private var accelMean: Vector3?
+    // Means with a flag rather than `Vector3?`: no optional unwrapping per sample.
+    private var gyroMean = Vector3.zero, accelMean = Vector3.zero, hasMeans = false
     // Cache of the means' smoothing factor for the last dt (no exp per sample at a steady rate).
     private var steadyStep = 0.0, steadyAlpha = 0.0
 
     /// Sensor → earth attitude (earth z up; yaw is arbitrary, it has no reference).
-    public private(set) var attitude: Quaternion?
+    public var attitude: Quaternion? { hasAttitude ? q : nil }
+    private var q = Quaternion.identity, hasAttitude = false
+    // `q.upInSensorFrame`, kept from the step that set `q` (it starts the next step).
+    private var up = Vector3(0, 0, 1)
     /// Current gyro bias estimate, rad/s.
     public private(set) var gyroBias: Vector3
     /// Seconds the device has been still so far.
@@ -113,11 +116,12 @@ public struct FusionFilter: Sendable {
 
     /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection`.
     public mutating func initialise(accelDirection: Vector3) {
-        attitude = Quaternion(up: accelDirection)
+        q = Quaternion(up: accelDirection)
+        up = q.upInSensorFrame
+        hasAttitude = true
         stillSeconds = 0
         accelerometerRejected = false
-        gyroMean = nil
-        accelMean = nil
+        hasMeans = false
     }
 
     /// One filter step.
@@ -135,13 +139,14 @@ public struct FusionFilter: Sendable {
     /// `update(accel:gyro:dt:)` with the accelerometer already split into its unit direction and
     /// its norm (m/s²), as `AttitudeEstimator` has them.
     mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
-        guard var q = attitude else {
+        guard hasAttitude else {
             initialise(accelDirection: a)
             return a
         }
-        guard dt > 0 else { return q.upInSensorFrame }
+        var q = self.q
+        guard dt > 0 else { return up }
 
-        let v = q.upInSensorFrame
+        let v = up
         let error = a.cross(v)  // |error| = sin(angle between a and v)
         var omega = Vector3.zero
         var useAccel = true
@@ -183,30 +188,32 @@ public struct FusionFilter: Sendable {
             }
             omega = omega + error * correctionRate
         }
-        q = (q * Quaternion(rotationVector: omega * dt)).normalized
-        attitude = q
-        return q.upInSensorFrame
+        q = Self.renormalized(q * Quaternion(rotationVector: omega * dt))
+        self.q = q
+        up = q.upInSensorFrame
+        return up
     }
 
     /// Forgets the attitude (the bias estimate is kept: it belongs to the sensor).
     public mutating func reset() {
-        attitude = nil
+        hasAttitude = false
         stillSeconds = 0
         accelerometerRejected = false
-        gyroMean = nil
-        accelMean = nil
+        hasMeans = false
     }
 
     /// Updates the 0.5 s means and tells whether the device is steady: raw gyro within
     /// `stillRate` of its mean, every component within `maxGyroBias`, and the accelerometer
     /// direction within `steadyAccelAngle` of its mean. Spread rather than value, so an unknown
     /// constant offset does not prevent it (as in `StillnessDetector`).
-    private mutating func updateSteadiness(gyro w: Vector3, accelDirection a: Vector3, dt: Double) -> Bool {
-        guard var gm = gyroMean, var am = accelMean else {
+    @inline(__always) private mutating func updateSteadiness(gyro w: Vector3, accelDirection a: Vector3, dt: Double) -> Bool {
+        guard hasMeans else {
             gyroMean = w
             accelMean = a
+            hasMeans = true
             return false
         }
+        var gm = gyroMean, am = accelMean
         if dt != steadyStep {
             steadyStep = dt
             steadyAlpha = oneMinusExpNegative(dt / Self.steadyTimeConstant)
@@ -223,8 +230,20 @@ public struct FusionFilter: Sendable {
             && abs(w.x) <= maxGyroBias && abs(w.y) <= maxGyroBias && abs(w.z) <= maxGyroBias
     }
 
+    /// `q` scaled back to unit norm. The product of two unit quaternions is unit to within a
+    /// few ulps, so one Newton step for `1/√n²`, `(3 − n²) / 2`, equals the exact factor to
+    /// O((n² − 1)²) ≈ 1e-32: the same result to rounding without a square root and a division
+    /// on the sample-to-sample dependency chain. Anything farther from unit (or not finite)
+    /// takes the exact path (`Quaternion.normalized`, identity when degenerate).
+    @inline(__always) static func renormalized(_ q: Quaternion) -> Quaternion {
+        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
+        guard n2 > 0.999, n2 < 1.001 else { return q.normalized }
+        let f = 1.5 - 0.5 * n2
+        return Quaternion(w: q.w * f, x: q.x * f, y: q.y * f, z: q.z * f)
+    }
+
     /// Each component limited to ±`maxGyroBias`.
-    private func clampedBias(_ b: Vector3) -> Vector3 {
+    @inline(__always) private func clampedBias(_ b: Vector3) -> Vector3 {
         let m = max(0, maxGyroBias)
         return Vector3(min(max(b.x, -m), m), min(max(b.y, -m), m), min(max(b.z, -m), m))
     }

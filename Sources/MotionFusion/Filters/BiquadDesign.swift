@@ -11,10 +11,13 @@ struct BiquadDesign: Sendable {
     /// Relative change of the smoothed step that triggers a redesign.
     let redesignTolerance: Double
     /// The coefficients in use (nil until a step is known).
-    private(set) var coefficients: BiquadCoefficients?
+    var coefficients: BiquadCoefficients? { designed ? current : nil }
     /// The step the coefficients were designed for, seconds.
-    private(set) var designStep: Double?
-    private var averageStep: Double?
+    var designStep: Double? { designed ? currentStep : nil }
+    // Plain values with flags rather than optionals: this runs once per sample.
+    private var current = BiquadCoefficients(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
+    private var currentStep = 0.0, designed = false
+    private var averageStep = 0.0, hasAverage = false
 
     /// - Parameter nominalStep: the step to design for before any is measured, seconds, if known.
     init(cutoffHz: Double, redesignTolerance: Double, nominalStep: Double? = nil) {
@@ -22,16 +25,18 @@ struct BiquadDesign: Sendable {
         self.redesignTolerance = redesignTolerance
         if let step = nominalStep, step > 0 {
             averageStep = step
+            hasAverage = true
             design(step: step)
         }
     }
 
     /// Accounts for a step of `dt` seconds (> 0) and returns the coefficients to use for it.
-    mutating func coefficients(forStep dt: Double) -> BiquadCoefficients {
-        let average = averageStep.map { $0 + 0.05 * (dt - $0) } ?? dt
+    @inline(__always) mutating func coefficients(forStep dt: Double) -> BiquadCoefficients {
+        let average = hasAverage ? averageStep + 0.05 * (dt - averageStep) : dt
         averageStep = average
-        if let c = coefficients, let d = designStep, abs(average - d) <= redesignTolerance * d {
-            return c
+        hasAverage = true
+        if designed, abs(average - currentStep) <= redesignTolerance * currentStep {
+            return current
         }
         return design(step: average)
     }
@@ -39,8 +44,9 @@ struct BiquadDesign: Sendable {
     @discardableResult
     private mutating func design(step: Double) -> BiquadCoefficients {
         let c = BiquadCoefficients.butterworthLowPass(cutoffHz: cutoffHz, sampleRateHz: 1 / step)
-        coefficients = c
-        designStep = step
+        current = c
+        currentStep = step
+        designed = true
         return c
     }
 }

@@ -13,10 +13,11 @@ public struct VectorLowPass: Sendable {
     /// The coefficients in use (nil until the first step is known).
     public var coefficients: BiquadCoefficients? { design.coefficients }
     /// The current output, or nil before the first valid input.
-    public private(set) var output: Vector3?
+    public var output: Vector3? { started ? y1 : nil }  // y1 is the last output once started
 
     private var design: BiquadDesign
-    private var lastTime: Double?
+    // Time with a flag rather than `Double?` (once per sample).
+    private var lastTime = 0.0, started = false
     private var x1 = Vector3.zero, x2 = Vector3.zero, y1 = Vector3.zero, y2 = Vector3.zero
 
     /// - Parameter cutoffHz: −3 dB frequency, Hz.
@@ -28,28 +29,25 @@ public struct VectorLowPass: Sendable {
     /// Feeds `v` at `timeSeconds`; returns the filtered vector, or nil before any valid input.
     public mutating func update(_ v: Vector3, at timeSeconds: Double) -> Vector3? {
         guard v.isFinite, timeSeconds.isFinite else { return output }
-        switch SampleStep.classify(previous: lastTime, now: timeSeconds, gapSeconds: gapSeconds) {
-        case .duplicate:
-            return output
-        case .first, .gap:
+        // SampleStep.classify's rules, inlined without the optional.
+        let dt = timeSeconds - lastTime
+        if started && !(dt > 0) { return output }  // duplicate or out of order
+        if !started || dt > gapSeconds {  // first sample, or a gap: restart in steady state
             x1 = v; x2 = v; y1 = v; y2 = v
-            output = v
+            started = true
             lastTime = timeSeconds
             return v
-        case let .step(dt):
-            let c = design.coefficients(forStep: dt)
-            let y = v * c.b0 + x1 * c.b1 + x2 * c.b2 - y1 * c.a1 - y2 * c.a2
-            x2 = x1; x1 = v
-            y2 = y1; y1 = y
-            lastTime = timeSeconds
-            output = y
-            return y
         }
+        let c = design.coefficients(forStep: dt)
+        let y = v * c.b0 + x1 * c.b1 + x2 * c.b2 - y1 * c.a1 - y2 * c.a2
+        x2 = x1; x1 = v
+        y2 = y1; y1 = y
+        lastTime = timeSeconds
+        return y
     }
 
     /// Forgets the state (keeps the design); the next input starts in its steady state.
     public mutating func reset() {
-        output = nil
-        lastTime = nil
+        started = false
     }
 }

@@ -20,7 +20,7 @@ public struct Quaternion: Equatable, Sendable {
     public static let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
 
     /// Hamilton product `a ⊗ b` (apply `b` first, then `a`).
-    @inlinable public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
+    @inlinable @inline(__always) public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
                    x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
                    y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
@@ -30,7 +30,7 @@ public struct Quaternion: Equatable, Sendable {
     @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
 
     /// This quaternion scaled to unit norm; identity if the norm is zero or not finite.
-    @inlinable public var normalized: Quaternion {
+    @inlinable @inline(__always) public var normalized: Quaternion {
         let n = norm
         guard n > 0, n.isFinite else { return .identity }
         let inverse = 1 / n
@@ -46,14 +46,16 @@ public struct Quaternion: Equatable, Sendable {
 
     /// The rotation `exp(½ ω dt)` of a body turning at the constant rate `ω` (rad/s, sensor
     /// frame) for `dt` seconds: the exact solution of `q̇ = ½ q ⊗ (0, ω)` over one step.
-    @inlinable public init(rotationVector r: Vector3) {
+    @inlinable @inline(__always) public init(rotationVector r: Vector3) {
         let angle2 = r.dot(r)
         if angle2 < 1e-4 {
             // |r| < 0.01 rad (e.g. < 1 rad/s at 100 Hz): Taylor series of cos(h) and sin(h)/h,
             // h = |r|/2, truncated after h⁴; the first omitted terms are below 1e-16.
             let h2 = 0.25 * angle2
-            let c = 1 - h2 / 2 + h2 * h2 / 24
-            let s = 0.5 * (1 - h2 / 6 + h2 * h2 / 120)
+            // Multiplications by the constant reciprocals, not divisions: this is on the
+            // sample-to-sample dependency chain of the filters, where a division's latency shows.
+            let c = 1 - h2 * 0.5 + h2 * h2 * (1.0 / 24)
+            let s = 0.5 * (1 - h2 * (1.0 / 6) + h2 * h2 * (1.0 / 120))
             self.init(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         } else {
             let angle = angle2.squareRoot()
