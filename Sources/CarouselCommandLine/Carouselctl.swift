@@ -51,6 +51,16 @@ public enum Carouselctl {
             }
             .max { $0.name.count < $1.name.count }
         guard let spec = match else {
+            // A group word such as "calibration" alone: list its subcommands.
+            let group = commands.filter { $0.name.hasPrefix(first + " ") }
+            if !group.isEmpty {
+                var text = "Usage: carouselctl \(first) SUBCOMMAND [OPTIONS]\n\nSubcommands:\n"
+                for c in group { text += "  \(c.name)\n      \(c.summary)\n" }
+                text += "\nRun 'carouselctl \(first) SUBCOMMAND --help' for its options.\n"
+                let asksForHelp = arguments.count > 1 && ["--help", "-h"].contains(arguments[1])
+                if asksForHelp { io.out(text) } else { io.err(text) }
+                return asksForHelp ? .ok : .usage
+            }
             io.err("carouselctl: unknown command '\(first)' (see 'carouselctl --help')\n")
             return .usage
         }

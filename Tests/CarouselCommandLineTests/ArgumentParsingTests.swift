@@ -51,3 +51,15 @@ import CarouselProtocol
         #expect(out.hasPrefix("Usage: carouselctl calibration show"))
     }
 }
+
+@Suite struct CommandGroupTests {
+    @Test func groupWordListsItsSubcommands() {
+        var out = "", err = ""
+        let io = CommandIO(out: { out += $0 }, err: { err += $0 })
+        #expect(Carouselctl.main(["calibration", "--help"], io: io) == .ok)
+        #expect(out.contains("calibration show"))
+        #expect(out.contains("calibration reset"))
+        #expect(Carouselctl.main(["calibration"], io: io) == .usage)
+        #expect(err.contains("Usage: carouselctl calibration SUBCOMMAND"))
+    }
+}

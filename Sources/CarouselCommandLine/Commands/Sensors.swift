@@ -15,7 +15,7 @@ enum SensorsCommand {
         --uri, are the sensors read directly. See docs/SENSORS.md.
         """,
         options: [
-            OptionSpec("--json", help: "Print a JSON array (INTERFACES §6) instead of text."),
+            OptionSpec("--json", help: "Print a JSON array (fields in docs/SENSORS.md) instead of text."),
             OptionSpec("--uri", value: "URI", help: "libiio context URI (default local:, e.g. ip:192.168.1.5); reads directly, without asking carouseld."),
             OperatorSettings.socketOption,
             OperatorSettings.configOption,
