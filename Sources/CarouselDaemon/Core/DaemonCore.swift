@@ -42,6 +42,9 @@ public final class DaemonCore {
     public var reloadHandler: () -> String? = { "reload is not supported" }
     /// Answers `sensors`: the JSON array of INTERFACES §6.
     public var sensorsProvider: () -> String = { "[]" }
+    /// Told when a client is dropped because its unsent output passed the bound: the client,
+    /// its peer credentials and why (one line, for a warning naming the fd).
+    public var clientDropped: (ClientID, PeerCredentials, String) -> Void = { _, _, _ in }
     /// `STATUS` fields the shell knows.
     public var configPath: String?
     public var calibration = WireCalibration(file: nil, applied: false)
@@ -128,7 +131,8 @@ public final class DaemonCore {
         var deadline: Int64?
         func consider(_ t: Int64) { deadline = min(deadline ?? t, t) }
         if isMoving { consider(lastFrame + frameInterval(limits.maxRateHz)) }
-        for s in sessions.values where s.watching && !s.writeBlocked && !s.dropped && s.lastStateSeq < seq {
+        for s in sessions.values where s.watching && !s.writeBlocked && !s.hasUnsentState && !s.dropped
+            && s.lastStateSeq < seq {
             consider((s.lastStateTime ?? Int64.min / 2) + frameInterval(s.maxRateHz))
         }
         for (_, t) in lingering { consider(t) }
@@ -178,8 +182,9 @@ public final class DaemonCore {
         if s.pendingOutputCount == 0, s.watching, s.lastStateSeq < seq, published != nil {
             // A slow client receives only the newest STATE when it drains (INTERFACES §2):
             // when its queue is empty, not after each partial write, which stacked a new STATE
-            // on the unsent rest of the previous one (with large item STATEs, a drop).
-            deliverState(to: s, now: now, force: false)
+            // on the unsent rest of the previous one (with large item STATEs, a drop). Held
+            // INDEX lines force it: they wait for no rate interval.
+            deliverState(to: s, now: now, force: !s.heldAfterState.isEmpty)
         }
     }
 
@@ -276,6 +281,7 @@ public final class DaemonCore {
         case let .watch(w):
             s.watching = false
             publish(now: now)
+            if !w.enable { s.heldAfterState.removeAll() }
             s.watching = w.enable
             s.wantsItems = w.items
             // The WATCH reply states the rate in effect: capped by max_rate_hz and raised to
@@ -394,15 +400,24 @@ public final class DaemonCore {
                 published = p
             }
         }
-        for s in watchers() where s.lastStateSeq < seq && !s.writeBlocked {
+        let current = watchers()
+        for s in current where s.lastStateSeq < seq {
             deliverState(to: s, now: now, force: false)
         }
         for event in events {
             if case let .cameToRest(index?, previous) = event {
                 let line = ServerMessage.index(index: index, previous: previous).encodedLine()
-                for s in watchers() {
-                    // INDEX always follows the STATE that shows the rest, even inside the rate interval.
-                    if s.lastStateSeq < seq && !s.writeBlocked { deliverState(to: s, now: now, force: true) }
+                for s in current where !s.dropped {
+                    // INDEX always follows the STATE that shows the rest, even inside the rate
+                    // interval. While an older STATE is still unsent (or the socket is full),
+                    // that STATE cannot be queued yet: the INDEX waits with it.
+                    if s.lastStateSeq < seq || !s.heldAfterState.isEmpty {
+                        if s.hasUnsentState || s.writeBlocked {
+                            hold(line, for: s)
+                            continue
+                        }
+                        deliverState(to: s, now: now, force: true)
+                    }
                     append(line, to: s)
                 }
             }
@@ -423,9 +438,13 @@ public final class DaemonCore {
         }
     }
 
-    /// Sends the current snapshot to `s` if its rate allows (or `force`).
+    /// Sends the current snapshot to `s` if its rate allows (or `force`), then the INDEX lines
+    /// held for it. Unless forced (a request's reply), a STATE is queued only when the client's
+    /// previous STATE has gone: a newer one stays pending (`lastStateSeq < seq`) and is sent,
+    /// coalesced, when the queue drains (`wrote`), so at most one STATE is ever queued.
     private func deliverState(to s: ClientSession, now: Int64, force: Bool) {
-        guard var p = published else { return }
+        guard var p = published, !s.dropped else { return }
+        if !force, s.hasUnsentState || s.writeBlocked { return }
         if !force, let last = s.lastStateTime, now - last < frameInterval(s.maxRateHz) { return }
         let line: [UInt8]
         if s.wantsItems {
@@ -439,6 +458,19 @@ public final class DaemonCore {
         s.lastStateSeq = seq
         s.lastStateTime = now
         append(line, to: s)
+        s.stateEnd = s.output.count
+        let held = s.heldAfterState
+        s.heldAfterState = []
+        for l in held { append(l, to: s) }
+    }
+
+    /// Keeps an INDEX line until the STATE it follows can be queued; it counts toward the bound.
+    private func hold(_ line: [UInt8], for s: ClientSession) {
+        if s.pendingOutputCount + s.heldByteCount + line.count > limits.outputLimit {
+            drop(s, reason: "\(s.pendingOutputCount + s.heldByteCount) bytes unsent and INDEX lines piling up")
+            return
+        }
+        s.heldAfterState.append(line)
     }
 
     private func encode(_ p: Published, items: Bool) -> [UInt8] {
@@ -469,17 +501,26 @@ public final class DaemonCore {
         let oversizedAllowed = line.count > limits.outputLimit && s.pendingOutputCount <= limits.outputLimit / 4
         if s.pendingOutputCount + line.count > limits.outputLimit, !oversizedAllowed {
             // A client that stops reading is disconnected once its buffer passes the bound.
-            s.dropped = true
-            s.output = []
-            s.outputStart = 0
+            drop(s, reason: "\(s.pendingOutputCount) bytes unsent, a \(line.count)-byte line would pass")
             return
         }
         s.output.append(contentsOf: line)
     }
 
+    private func drop(_ s: ClientSession, reason: String) {
+        s.dropped = true
+        s.output = []
+        s.outputStart = 0
+        s.stateEnd = 0
+        s.heldAfterState = []
+        clientDropped(s.id, s.credentials,
+                      "output backlog over the \(limits.outputLimit)-byte bound (\(reason)): the client does not read fast enough")
+    }
+
     private func closeAfterOutput(_ s: ClientSession, now: Int64) {
         s.closeAfterFlush = true
         s.watching = false
+        s.heldAfterState = []
         s.wantsSamples = false
         lingering[s.id] = now + Self.lingerNanoseconds
     }

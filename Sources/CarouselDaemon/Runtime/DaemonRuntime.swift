@@ -72,6 +72,10 @@ final class DaemonRuntime {
         core.configPath = options.configurationPath
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
+        core.clientDropped = { [unowned self] id, peer, why in
+            let fd = self.clients[id].map(String.init) ?? "?"
+            self.log.warning("\(id) (fd \(fd), pid \(peer.pid), uid \(peer.uid)) dropped: \(why)")
+        }
         core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         loadCalibration()
     }
