@@ -272,6 +272,34 @@ struct CoreHarness {
         #expect(next.first?["items"] != nil)
     }
 
+    @Test func aDrainedQueueReusesItsBufferForTheNextState() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        h.send(#"{"cmd":"scroll_to","index":5,"animated":true}"#, from: c)
+        _ = h.read(c)
+        // As the shell does: send from `withPendingOutput`, then report what was written.
+        func writeAll() -> (address: UInt, count: Int) {
+            let (address, count) = h.core.withPendingOutput(for: c) { (UInt(bitPattern: $0.baseAddress), $0.count) }
+            h.core.wrote(count, to: c, blocked: false, now: h.now)
+            return (address, count)
+        }
+        var addresses: Set<UInt> = []
+        for _ in 0..<5 {
+            h.now += 17 * CoreHarness.ms
+            h.core.tick(now: h.now)
+            let w = writeAll()
+            #expect(w.count > 100) // one STATE each frame
+            addresses.insert(w.address)
+        }
+        // Every frame's STATE was queued in the same storage: no allocation per client per STATE.
+        #expect(addresses.count == 1)
+        #expect(h.core.withPendingOutput(for: c) { $0.count } == 0)
+        #expect(h.core.withPendingOutput(for: ClientID(99)) { $0.count } == 0)
+    }
+
     @Test func indexWaitsForTheCoalescedStateThatShowsTheRest() throws {
         var h = CoreHarness()
         let c = h.connect()

@@ -113,6 +113,18 @@ public final class DaemonCore {
         return s.output[s.outputStart...]
     }
 
+    /// Calls `body` with the bytes waiting to be written to `id` (empty when none), for the
+    /// shell's `send`. Unlike holding `pendingOutput(for:)` across `wrote`, nothing keeps a
+    /// reference to the queue's buffer afterwards, so the drained queue reuses it for the next
+    /// STATE instead of allocating a new one (once per client per STATE in the fan-out).
+    public func withPendingOutput<R>(for id: ClientID, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let s = sessions[id], s.pendingOutputCount > 0 else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let start = s.outputStart
+        return try s.output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+    }
+
     /// Whether `id` must be closed now (dropped, or done after a final error), without more reads.
     public func shouldClose(_ id: ClientID) -> Bool {
         guard let s = sessions[id] else { return true }
@@ -443,18 +455,23 @@ public final class DaemonCore {
     /// previous STATE has gone: a newer one stays pending (`lastStateSeq < seq`) and is sent,
     /// coalesced, when the queue drains (`wrote`), so at most one STATE is ever queued.
     private func deliverState(to s: ClientSession, now: Int64, force: Bool) {
-        guard var p = published, !s.dropped else { return }
+        guard let p = published, !s.dropped else { return }
         if !force, s.hasUnsentState || s.writeBlocked { return }
         if !force, let last = s.lastStateTime, now - last < frameInterval(s.maxRateHz) { return }
+        // Encoded once per snapshot, for the first client that needs it; the others only
+        // reference it (no per-client copy of the snapshot written back).
         let line: [UInt8]
         if s.wantsItems {
-            if p.lineWithItems == nil { p.lineWithItems = encode(p, items: true) }
-            line = p.lineWithItems ?? []
+            if let cached = p.lineWithItems { line = cached } else {
+                line = encode(p, items: true)
+                published?.lineWithItems = line
+            }
         } else {
-            if p.line == nil { p.line = encode(p, items: false) }
-            line = p.line ?? []
+            if let cached = p.line { line = cached } else {
+                line = encode(p, items: false)
+                published?.line = line
+            }
         }
-        published = p
         s.lastStateSeq = seq
         s.lastStateTime = now
         append(line, to: s)
