@@ -1,5 +1,6 @@
 import CarouselProtocol
 import CarouselTestSupport
+import CLinux
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -78,6 +79,36 @@ import Glibc
             if clients == .number(1) { break }
         }
         #expect(clients == .number(1))
+        let c = try daemon.client()
+        try c.send(#"{"cmd":"poll"}"#)
+        #expect(try c.readJSON().isState)
+        #expect(try daemon.stop() == 0)
+    }
+
+    @Test func clientDroppedForItsBacklogIsLoggedWithFdPidUidAndReason() throws {
+        let daemon = try E2EDaemon("backlogdrop")
+        let flooder = try daemon.client()
+        var small: Int32 = 4096
+        setsockopt(flooder.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        // 5000 STATUS replies (~300 bytes each, ~1.5 MB) never read: far past 256 KiB plus the
+        // kernel's buffers. Sends may fail once the daemon has closed the connection.
+        let batch = Array(String(repeating: #"{"cmd":"status"}"# + "\n", count: 100).utf8)
+        for _ in 0..<50 { if (try? flooder.sendRaw(batch)) == nil { break } }
+        var log = ""
+        let deadline = clinux_monotonic_ns() + 10_000_000_000
+        while clinux_monotonic_ns() < deadline {
+            log = daemon.process.log
+            if log.contains("dropped") { break }
+            usleep(10_000)
+        }
+        let lines = log.split(separator: "\n").filter { $0.contains("dropped") }
+        #expect(lines.count == 1, "log: \(log)")
+        let line = String(lines.first ?? "")
+        // waitForSocket's probe was the first connection: the flooder is client 2.
+        #expect(line.contains("warning: client 2 (fd "), "\(line)")
+        #expect(line.contains("pid \(getpid()), uid \(getuid()))"), "\(line)")
+        #expect(line.contains("output backlog over the 262144-byte bound"), "\(line)")
+        // Others are still served.
         let c = try daemon.client()
         try c.send(#"{"cmd":"poll"}"#)
         #expect(try c.readJSON().isState)

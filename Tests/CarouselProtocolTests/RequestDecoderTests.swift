@@ -42,6 +42,9 @@ private func decode(_ line: String) throws(ProtocolError) -> Request {
     @Test(arguments: [
         ("{\"cmd\":", ProtocolError(.badJSON, "invalid JSON at byte 7: unexpected end of input")),
         ("[1]", ProtocolError(.badJSON, "a request must be a JSON object, got an array")),
+        // A repeated key is refused, not last-wins: byte 19 is just past the second "cmd".
+        ("{\"cmd\":\"poll\",\"cmd\":\"status\"}", ProtocolError(.badJSON, "invalid JSON at byte 19: duplicate key 'cmd'")),
+        ("{\"cmd\":\"set_geometry\",\"viewport\":{\"width\":1,\"width\":2}}", ProtocolError(.badJSON, "invalid JSON at byte 51: duplicate key 'width'")),
         ("{}", ProtocolError(.unknownCommand, "missing field 'cmd'")),
         ("{\"cmd\":7}", ProtocolError(.badField, "field 'cmd': expected a string, got a number")),
         ("{\"cmd\":\"fly\"}", ProtocolError(.unknownCommand, "unknown command 'fly'", cmd: "fly")),

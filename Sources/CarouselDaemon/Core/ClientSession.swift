@@ -30,6 +30,15 @@ final class ClientSession {
     var pendingOutputCount: Int { output.count - outputStart }
     /// The kernel refused more bytes (EAGAIN): hold STATEs back until the socket drains.
     var writeBlocked = false
+    /// Offset in `output` just past the last STATE queued; the STATE is unsent while
+    /// `outputStart < stateEnd`. At most one STATE is ever queued: a newer one waits (coalesced)
+    /// until this one has gone, so the backlog stays under the bound even with ~219 KB STATEs.
+    var stateEnd = 0
+    var hasUnsentState: Bool { outputStart < stateEnd }
+    /// INDEX lines that must follow a STATE not yet queued (the one showing the rest): sent
+    /// right after it, never before it.
+    var heldAfterState: [[UInt8]] = []
+    var heldByteCount: Int { heldAfterState.reduce(0) { $0 + $1.count } }
 
     var watching = false
     var wantsItems = false
@@ -59,8 +68,10 @@ final class ClientSession {
         if outputStart == output.count {
             output.removeAll(keepingCapacity: output.capacity <= 65536)
             outputStart = 0
+            stateEnd = 0
         } else if outputStart > 65536 {
             output.removeSubrange(0..<outputStart)
+            stateEnd = max(stateEnd - outputStart, 0)
             outputStart = 0
         }
     }

@@ -42,6 +42,9 @@ public final class DaemonCore {
     public var reloadHandler: () -> String? = { "reload is not supported" }
     /// Answers `sensors`: the JSON array of INTERFACES §6.
     public var sensorsProvider: () -> String = { "[]" }
+    /// Told when a client is dropped because its unsent output passed the bound: the client,
+    /// its peer credentials and why (one line, for a warning naming the fd).
+    public var clientDropped: (ClientID, PeerCredentials, String) -> Void = { _, _, _ in }
     /// `STATUS` fields the shell knows.
     public var configPath: String?
     public var calibration = WireCalibration(file: nil, applied: false)
@@ -110,6 +113,18 @@ public final class DaemonCore {
         return s.output[s.outputStart...]
     }
 
+    /// Calls `body` with the bytes waiting to be written to `id` (empty when none), for the
+    /// shell's `send`. Unlike holding `pendingOutput(for:)` across `wrote`, nothing keeps a
+    /// reference to the queue's buffer afterwards, so the drained queue reuses it for the next
+    /// STATE instead of allocating a new one (once per client per STATE in the fan-out).
+    public func withPendingOutput<R>(for id: ClientID, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let s = sessions[id], s.pendingOutputCount > 0 else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        let start = s.outputStart
+        return try s.output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+    }
+
     /// Whether `id` must be closed now (dropped, or done after a final error), without more reads.
     public func shouldClose(_ id: ClientID) -> Bool {
         guard let s = sessions[id] else { return true }
@@ -128,7 +143,8 @@ public final class DaemonCore {
         var deadline: Int64?
         func consider(_ t: Int64) { deadline = min(deadline ?? t, t) }
         if isMoving { consider(lastFrame + frameInterval(limits.maxRateHz)) }
-        for s in sessions.values where s.watching && !s.writeBlocked && !s.dropped && s.lastStateSeq < seq {
+        for s in sessions.values where s.watching && !s.writeBlocked && !s.hasUnsentState && !s.dropped
+            && s.lastStateSeq < seq {
             consider((s.lastStateTime ?? Int64.min / 2) + frameInterval(s.maxRateHz))
         }
         for (_, t) in lingering { consider(t) }
@@ -178,8 +194,9 @@ public final class DaemonCore {
         if s.pendingOutputCount == 0, s.watching, s.lastStateSeq < seq, published != nil {
             // A slow client receives only the newest STATE when it drains (INTERFACES §2):
             // when its queue is empty, not after each partial write, which stacked a new STATE
-            // on the unsent rest of the previous one (with large item STATEs, a drop).
-            deliverState(to: s, now: now, force: false)
+            // on the unsent rest of the previous one (with large item STATEs, a drop). Held
+            // INDEX lines force it: they wait for no rate interval.
+            deliverState(to: s, now: now, force: !s.heldAfterState.isEmpty)
         }
     }
 
@@ -276,6 +293,7 @@ public final class DaemonCore {
         case let .watch(w):
             s.watching = false
             publish(now: now)
+            if !w.enable { s.heldAfterState.removeAll() }
             s.watching = w.enable
             s.wantsItems = w.items
             // The WATCH reply states the rate in effect: capped by max_rate_hz and raised to
@@ -394,15 +412,24 @@ public final class DaemonCore {
                 published = p
             }
         }
-        for s in watchers() where s.lastStateSeq < seq && !s.writeBlocked {
+        let current = watchers()
+        for s in current where s.lastStateSeq < seq {
             deliverState(to: s, now: now, force: false)
         }
         for event in events {
             if case let .cameToRest(index?, previous) = event {
                 let line = ServerMessage.index(index: index, previous: previous).encodedLine()
-                for s in watchers() {
-                    // INDEX always follows the STATE that shows the rest, even inside the rate interval.
-                    if s.lastStateSeq < seq && !s.writeBlocked { deliverState(to: s, now: now, force: true) }
+                for s in current where !s.dropped {
+                    // INDEX always follows the STATE that shows the rest, even inside the rate
+                    // interval. While an older STATE is still unsent (or the socket is full),
+                    // that STATE cannot be queued yet: the INDEX waits with it.
+                    if s.lastStateSeq < seq || !s.heldAfterState.isEmpty {
+                        if s.hasUnsentState || s.writeBlocked {
+                            hold(line, for: s)
+                            continue
+                        }
+                        deliverState(to: s, now: now, force: true)
+                    }
                     append(line, to: s)
                 }
             }
@@ -423,22 +450,44 @@ public final class DaemonCore {
         }
     }
 
-    /// Sends the current snapshot to `s` if its rate allows (or `force`).
+    /// Sends the current snapshot to `s` if its rate allows (or `force`), then the INDEX lines
+    /// held for it. Unless forced (a request's reply), a STATE is queued only when the client's
+    /// previous STATE has gone: a newer one stays pending (`lastStateSeq < seq`) and is sent,
+    /// coalesced, when the queue drains (`wrote`), so at most one STATE is ever queued.
     private func deliverState(to s: ClientSession, now: Int64, force: Bool) {
-        guard var p = published else { return }
+        guard let p = published, !s.dropped else { return }
+        if !force, s.hasUnsentState || s.writeBlocked { return }
         if !force, let last = s.lastStateTime, now - last < frameInterval(s.maxRateHz) { return }
+        // Encoded once per snapshot, for the first client that needs it; the others only
+        // reference it (no per-client copy of the snapshot written back).
         let line: [UInt8]
         if s.wantsItems {
-            if p.lineWithItems == nil { p.lineWithItems = encode(p, items: true) }
-            line = p.lineWithItems ?? []
+            if let cached = p.lineWithItems { line = cached } else {
+                line = encode(p, items: true)
+                published?.lineWithItems = line
+            }
         } else {
-            if p.line == nil { p.line = encode(p, items: false) }
-            line = p.line ?? []
+            if let cached = p.line { line = cached } else {
+                line = encode(p, items: false)
+                published?.line = line
+            }
         }
-        published = p
         s.lastStateSeq = seq
         s.lastStateTime = now
         append(line, to: s)
+        s.stateEnd = s.output.count
+        let held = s.heldAfterState
+        s.heldAfterState = []
+        for l in held { append(l, to: s) }
+    }
+
+    /// Keeps an INDEX line until the STATE it follows can be queued; it counts toward the bound.
+    private func hold(_ line: [UInt8], for s: ClientSession) {
+        if s.pendingOutputCount + s.heldByteCount + line.count > limits.outputLimit {
+            drop(s, reason: "\(s.pendingOutputCount + s.heldByteCount) bytes unsent and INDEX lines piling up")
+            return
+        }
+        s.heldAfterState.append(line)
     }
 
     private func encode(_ p: Published, items: Bool) -> [UInt8] {
@@ -469,17 +518,26 @@ public final class DaemonCore {
         let oversizedAllowed = line.count > limits.outputLimit && s.pendingOutputCount <= limits.outputLimit / 4
         if s.pendingOutputCount + line.count > limits.outputLimit, !oversizedAllowed {
             // A client that stops reading is disconnected once its buffer passes the bound.
-            s.dropped = true
-            s.output = []
-            s.outputStart = 0
+            drop(s, reason: "\(s.pendingOutputCount) bytes unsent, a \(line.count)-byte line would pass")
             return
         }
         s.output.append(contentsOf: line)
     }
 
+    private func drop(_ s: ClientSession, reason: String) {
+        s.dropped = true
+        s.output = []
+        s.outputStart = 0
+        s.stateEnd = 0
+        s.heldAfterState = []
+        clientDropped(s.id, s.credentials,
+                      "output backlog over the \(limits.outputLimit)-byte bound (\(reason)): the client does not read fast enough")
+    }
+
     private func closeAfterOutput(_ s: ClientSession, now: Int64) {
         s.closeAfterFlush = true
         s.watching = false
+        s.heldAfterState = []
         s.wantsSamples = false
         lingering[s.id] = now + Self.lingerNanoseconds
     }

@@ -72,6 +72,10 @@ final class DaemonRuntime {
         core.configPath = options.configurationPath
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
+        core.clientDropped = { [unowned self] id, peer, why in
+            let fd = self.clients[id].map(String.init) ?? "?"
+            self.log.warning("\(id) (fd \(fd), pid \(peer.pid), uid \(peer.uid)) dropped: \(why)")
+        }
         core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         loadCalibration()
     }
@@ -449,9 +453,12 @@ final class DaemonRuntime {
     private func flush(_ id: ClientID, fd: Int32, now: Int64) {
         if core.shouldClose(id) { closeClient(id); return }
         while true {
-            let pending = core.pendingOutput(for: id)
-            if pending.isEmpty { break }
-            let n = pending.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            // No slice of the queue outlives the send: one held across `wrote` made the drained
+            // queue's buffer shared, and its compaction allocated a new one per client per STATE.
+            let sent: Int? = core.withPendingOutput(for: id) { bytes in
+                bytes.isEmpty ? nil : send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            guard let n = sent else { break }
             if n < 0 {
                 let e = clinux_errno()
                 if e == EINTR { continue }

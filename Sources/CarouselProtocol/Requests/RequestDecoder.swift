@@ -2,7 +2,8 @@ import CarouselEngine
 
 /// Decodes one request line (INTERFACES §2) into a `Request`, or the `ProtocolError` to answer.
 ///
-/// Rules: the line must be one JSON object with a string `cmd`; unknown members are ignored (so a
+/// Rules: the line must be one JSON object with a string `cmd` and no key repeated in any object
+/// (`bad_json` naming the key; last-wins would silently pick one); unknown members are ignored (so a
 /// newer client can talk to an older server, as in gpsd); a known member with the wrong type or
 /// out of range is `bad_field` with a message naming it.
 public enum RequestDecoder {
@@ -12,7 +13,7 @@ public enum RequestDecoder {
     public static func decode(line: some Collection<UInt8>) throws(ProtocolError) -> Request {
         let value: WireJSON
         do {
-            value = try WireJSONParser.parse(line)
+            value = try WireJSONParser.parse(line, limits: .request)
         } catch {
             throw ProtocolError(.badJSON, error.description)
         }
