@@ -42,7 +42,7 @@ import CarouselProtocol
         (["calibration", "show", "--bogus"], "unknown option '--bogus'"),
         (["calibration", "show", "extra"], "unexpected argument 'extra'"),
         (["calibration", "reset", "--json"], "unknown option '--json'"),
-        (["calibration"], "unknown command 'calibration'"),
+        (["calibration"], "Usage: carouselctl calibration SUBCOMMAND"),
     ] as [([String], String)])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) {
         let run = runCtl(arguments)
