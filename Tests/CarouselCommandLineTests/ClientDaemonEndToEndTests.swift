@@ -130,6 +130,11 @@ import CarouselTestSupport
         let value = try WireJSONParser.parse(show.out.split(separator: "\n")[0].utf8)
         #expect(value["applied"]?.boolValue != nil)  // the daemon answered
 
+        // With only --socket (no configuration naming the file), the daemon says which file it uses.
+        let bySocket = runCtl(["calibration", "show", "--socket", daemon.socket, "--json"])
+        #expect(bySocket.status == .ok, "stderr: \(bySocket.err)")
+        #expect(bySocket.out.contains(daemon.dir + "/calibration.conf"))
+
         #expect(runCtl(["calibration", "reset", "--config", daemon.config]).status == .ok)
         #expect(fileExists(daemon.dir + "/calibration.conf.bak"))
     }

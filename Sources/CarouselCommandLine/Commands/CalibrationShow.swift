@@ -28,7 +28,21 @@ enum CalibrationShowCommand {
         ],
         run: { args, io in
             let settings = try OperatorSettings.load(args, io: io)
-            let path = args.value("--file") ?? settings.configuration.calibration.file
+            // The running daemon knows which file it uses (its own configuration may differ
+            // from the one this command reads); ask it first, quickly.
+            var daemonFile: String?
+            var daemonApplies = false
+            var daemonAnswered = false
+            if let client = try? DaemonClient(socketPath: settings.socketPath(args), timeoutSeconds: 2) {
+                if let status = try? client.request(ControlRequest.status, cmd: "status", expecting: ["STATUS"]),
+                   let calibration = status["calibration"] {
+                    daemonAnswered = true
+                    daemonFile = calibration["file"]?.stringValue
+                    daemonApplies = calibration["applied"]?.boolValue == true
+                }
+                client.close()
+            }
+            let path = args.value("--file") ?? daemonFile ?? settings.configuration.calibration.file
             let text: String
             do throws(FileIOError) {
                 text = try PosixFile.readText(path)
@@ -46,14 +60,8 @@ enum CalibrationShowCommand {
             }
             let now = clinux_realtime_ns() / 1_000_000_000
             let age = ISO8601UTC.parse(file.created).map { now - $0 }
-            // Whether the daemon applies it: only when one answers, quickly.
-            var applied: Bool?
-            if let client = try? DaemonClient(socketPath: settings.socketPath(args), timeoutSeconds: 2),
-               let status = try? client.request(ControlRequest.status, cmd: "status", expecting: ["STATUS"]),
-               let calibration = status["calibration"] {
-                applied = calibration["file"]?.stringValue == path && calibration["applied"]?.boolValue == true
-                client.close()
-            }
+            // Whether the daemon applies it: only when one answered.
+            let applied: Bool? = daemonAnswered ? (daemonFile == path && daemonApplies) : nil
             if args.has("--json") {
                 io.out(CalibrationJSON.render(file, path: path, ageSeconds: age, applied: applied) + "\n")
                 return .ok
