@@ -67,6 +67,30 @@ public final class DaemonProcess {
     /// The captured standard error so far.
     public var log: String { readTextFile(logPath) ?? "" }
 
+    /// Waits until the captured log contains `text`, woken by inotify when the log file changes
+    /// (no sleeping poll), and returns the log.
+    /// - Throws: when `timeoutSeconds` pass first (the error carries the log's tail).
+    @discardableResult
+    public func waitForLog(containing text: String, timeoutSeconds: Double = 10) throws -> String {
+        let deadline = clinux_monotonic_ns() + Int64(timeoutSeconds * 1e9)
+        let notify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        defer { if notify >= 0 { close(notify) } }
+        if notify >= 0 { _ = inotify_add_watch(notify, logPath, UInt32(IN_MODIFY)) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let current = log
+            if current.contains(text) { return current }
+            let remainingMs = (deadline - clinux_monotonic_ns()) / 1_000_000
+            guard remainingMs > 0 else {
+                throw TestSupportError("no '\(text)' in the log after \(timeoutSeconds) s; log: \(current.suffix(600))")
+            }
+            var fds = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+            // Without inotify, fall back to a 10 ms tick bounded by the deadline.
+            _ = notify >= 0 ? poll(&fds, 1, Int32(min(remainingMs, 1000))) : poll(nil, 0, 10)
+            if notify >= 0 { _ = read(notify, &buffer, buffer.count) }
+        }
+    }
+
     /// Sends `signal` to the process.
     public func signal(_ signal: Int32) { kill(pid, signal) }
 

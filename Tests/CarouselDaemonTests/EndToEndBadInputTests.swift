@@ -94,13 +94,7 @@ import Glibc
         // kernel's buffers. Sends may fail once the daemon has closed the connection.
         let batch = Array(String(repeating: #"{"cmd":"status"}"# + "\n", count: 100).utf8)
         for _ in 0..<50 { if (try? flooder.sendRaw(batch)) == nil { break } }
-        var log = ""
-        let deadline = clinux_monotonic_ns() + 10_000_000_000
-        while clinux_monotonic_ns() < deadline {
-            log = daemon.process.log
-            if log.contains("dropped") { break }
-            usleep(10_000)
-        }
+        let log = (try? daemon.process.waitForLog(containing: "dropped")) ?? daemon.process.log
         let lines = log.split(separator: "\n").filter { $0.contains("dropped") }
         #expect(lines.count == 1, "log: \(log)")
         let line = String(lines.first ?? "")
