@@ -1,3 +1,4 @@
+import CarouselProtocol
 import Glibc
 
 /// Prints measurements as a human table (stdout) or as NDJSON, one object per measurement with
@@ -20,18 +21,20 @@ struct Reporter {
 
     func report(_ m: Measurement) {
         if json {
-            var fields = [
-                "\"name\":\(Self.quoted(m.name))",
-                "\"unit\":\(Self.quoted(m.unit))",
-                "\"value\":\(Self.number(m.value))",
-                "\"runs\":\(m.runs)",
-                "\"median\":\(Self.number(m.median))",
-                "\"min\":\(Self.number(m.minimum))",
-                "\"max\":\(Self.number(m.maximum))",
-            ]
-            if let t = m.target { fields.append("\"target\":\(Self.quoted(t))") }
-            if let ok = m.meetsTarget { fields.append("\"meets_target\":\(ok)") }
-            print("{" + fields.joined(separator: ",") + "}")
+            // The protocol's writer: finite numbers, no -0, escaped strings (INTERFACES §0).
+            var w = WireJSONWriter()
+            w.beginObject()
+            w.key("name"); w.string(m.name)
+            w.key("unit"); w.string(m.unit)
+            w.key("value"); w.number(m.value)
+            w.key("runs"); w.int(m.runs)
+            w.key("median"); w.number(m.median)
+            w.key("min"); w.number(m.minimum)
+            w.key("max"); w.number(m.maximum)
+            if let t = m.target { w.key("target"); w.string(t) }
+            if let ok = m.meetsTarget { w.key("meets_target"); w.bool(ok) }
+            w.endObject()
+            print(w.text)
         } else {
             var verdict = ""
             if let t = m.target { verdict = t + (m.meetsTarget == true ? "  ok" : "  MISSED") }
@@ -49,32 +52,6 @@ struct Reporter {
         return right ? fill + s : s + fill
     }
 
-    /// A JSON number: finite, never `-0` (INTERFACES §0); non-finite values become 0.
-    static func number(_ v: Double) -> String {
-        guard v.isFinite else { return "0" }
-        if v == 0 { return "0" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return "\(v)"
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if ch.value < 0x20 {
-                    let hex = String(ch.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(ch)
-                }
-            }
-        }
-        return out + "\""
-    }
 
     /// Four significant digits, no exponent for the ranges we print.
     static func human(_ v: Double) -> String {
