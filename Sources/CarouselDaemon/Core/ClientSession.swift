@@ -54,6 +54,8 @@ final class ClientSession {
     var closeAfterFlush = false
     /// The connection is dropped at once (its output passed the bound).
     var dropped = false
+    /// In the core's flush queue (`DaemonCore.takeClientsToFlush`).
+    var queuedForFlush = false
 
     init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, maxRateHz: Double) {
         self.id = id

@@ -64,6 +64,20 @@ public final class DaemonCore {
     private var order: [ClientID] = []
     private var lingering: [ClientID: Int64] = [:]
 
+    /// Watchers and sample subscribers in connection order, rebuilt only when a connection
+    /// joins, leaves or changes its subscription (`rosterChanged()`), not on every publish: with
+    /// 256 watchers the per-publish rebuild (a dictionary lookup per client) cost more than the
+    /// STATE itself.
+    private var roster: Roster?
+    private struct Roster {
+        var watchers: [ClientSession]
+        var itemWatchers: Int
+        var sampleClients: [ClientSession]
+    }
+    /// Connections with output queued (or to be closed) since the shell last took them
+    /// (`takeClientsToFlush`): the shell writes to these only, not to every connection.
+    private var flushQueue: [ClientSession] = []
+
     private var seq: UInt64 = 0
     private var published: Published?
     private var forceChange = true
@@ -104,7 +118,9 @@ public final class DaemonCore {
     public var watcherCount: Int { sessions.values.reduce(0) { $0 + ($1.watching ? 1 : 0) } }
     /// Whether the sensor must be read: someone watches or wants samples, or `always_on`.
     public var needsSamples: Bool {
-        limits.alwaysOn || sessions.values.contains { ($0.watching || $0.wantsSamples) && !$0.dropped }
+        if limits.alwaysOn { return true }
+        let r = currentRoster()
+        return !r.watchers.isEmpty || !r.sampleClients.isEmpty
     }
 
     /// Bytes waiting to be written to `id` (empty when none).
@@ -125,6 +141,65 @@ public final class DaemonCore {
         return try s.output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start...])) }
     }
 
+    /// What one write attempt did (`flush(_:now:write:)`).
+    public enum WriteResult: Equatable, Sendable {
+        /// The kernel took this many bytes (≥ 1).
+        case wrote(Int)
+        /// The socket is full (EAGAIN): try again when it is writable.
+        case wouldBlock
+        /// The connection failed (EPIPE, ECONNRESET…): close it.
+        case failed
+    }
+
+    /// What the shell must do with a connection after `flush(_:now:write:)`.
+    public enum FlushOutcome: Equatable, Sendable {
+        /// Everything queued was written: no write interest needed.
+        case drained
+        /// The socket is full with output left: wait for EPOLLOUT.
+        case blocked
+        /// Everything was written and the connection is closing: shut it down for writing
+        /// (FIN after the final ERROR) and read until the peer closes.
+        case drainedClosing
+        /// Close the connection now (dropped, failed, or unknown).
+        case close
+    }
+
+    /// Writes `id`'s queued output through `write` until it drains or `write` stops, doing
+    /// what `withPendingOutput`, `wrote`, `shouldClose` and `isClosing` do together with a
+    /// single lookup of the connection (the shell calls this for each connection
+    /// `takeClientsToFlush` returns, once per loop). A STATE held back for a slow client goes
+    /// out as soon as its queue drains, within the same call.
+    /// - Parameter write: one `send` of the given bytes (never empty); must not call back into the core.
+    public func flush(_ id: ClientID, now: Int64, write: (UnsafeRawBufferPointer) -> WriteResult) -> FlushOutcome {
+        guard let s = sessions[id], !s.dropped else { return .close }
+        while s.pendingOutputCount > 0 {
+            let start = s.outputStart
+            let result = s.output.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            switch result {
+            case let .wrote(n):
+                wrote(n, to: s, blocked: false, now: now)
+                if s.dropped { return .close }
+            case .wouldBlock:
+                wrote(0, to: s, blocked: true, now: now)
+                return .blocked
+            case .failed:
+                return .close
+            }
+        }
+        s.writeBlocked = false
+        return s.closeAfterFlush ? .drainedClosing : .drained
+    }
+
+    /// The connections whose output or state changed since the last call (new output, dropped,
+    /// closing), each once, in the order they became due; appended to `ids`.
+    public func takeClientsToFlush(into ids: inout [ClientID]) {
+        for s in flushQueue {
+            s.queuedForFlush = false
+            ids.append(s.id)
+        }
+        flushQueue.removeAll(keepingCapacity: true)
+    }
+
     /// Whether `id` must be closed now (dropped, or done after a final error), without more reads.
     public func shouldClose(_ id: ClientID) -> Bool {
         guard let s = sessions[id] else { return true }
@@ -143,8 +218,7 @@ public final class DaemonCore {
         var deadline: Int64?
         func consider(_ t: Int64) { deadline = min(deadline ?? t, t) }
         if isMoving { consider(lastFrame + frameInterval(limits.maxRateHz)) }
-        for s in sessions.values where s.watching && !s.writeBlocked && !s.hasUnsentState && !s.dropped
-            && s.lastStateSeq < seq {
+        for s in watchers() where !s.writeBlocked && !s.hasUnsentState && s.lastStateSeq < seq {
             consider((s.lastStateTime ?? Int64.min / 2) + frameInterval(s.maxRateHz))
         }
         for (_, t) in lingering { consider(t) }
@@ -168,6 +242,7 @@ public final class DaemonCore {
         let accepted = clientCount < limits.maxClients
         sessions[id] = session
         order.append(id)
+        rosterChanged()
         if accepted {
             send(.version(release: carouseldRelease), to: session)
         } else {
@@ -180,15 +255,21 @@ public final class DaemonCore {
 
     /// The connection is gone (EOF, error, or closed by the shell).
     public func clientDisconnected(_ id: ClientID) {
-        sessions[id] = nil
+        guard let s = sessions.removeValue(forKey: id) else { return }
+        s.dropped = true  // a queued flush of it finds nothing to do
         lingering[id] = nil
-        order.removeAll { $0 == id }
+        if let i = order.firstIndex(of: id) { order.remove(at: i) }
+        rosterChanged()
     }
 
     /// The shell wrote `count` bytes of `pendingOutput(for:)`; `blocked` when the kernel took
     /// no more (EAGAIN). When the queue drains, a STATE held back for this client goes out.
     public func wrote(_ count: Int, to id: ClientID, blocked: Bool, now: Int64) {
         guard let s = sessions[id] else { return }
+        wrote(count, to: s, blocked: blocked, now: now)
+    }
+
+    private func wrote(_ count: Int, to s: ClientSession, blocked: Bool, now: Int64) {
         s.consume(count)
         s.writeBlocked = blocked && s.pendingOutputCount > 0
         if s.pendingOutputCount == 0, s.watching, s.lastStateSeq < seq, published != nil {
@@ -225,7 +306,7 @@ public final class DaemonCore {
     /// A batch of samples read from the sensor at `now`.
     public func samplesArrived(_ samples: [IMUSample], now: Int64) {
         guard !samples.isEmpty else { return }
-        let sampleClients = sessions.values.filter { $0.wantsSamples && !$0.dropped }
+        let sampleClients = currentRoster().sampleClients
         if !sampleClients.isEmpty {
             for sample in samples {
                 let line = ServerMessage.sample(
@@ -260,7 +341,12 @@ public final class DaemonCore {
 
     /// The frame timer fired (or any wake-up): advance the engine and publish what is due.
     public func tick(now: Int64) {
-        for id in expiredLingering(now: now) { sessions[id]?.dropped = true }
+        for id in expiredLingering(now: now) {
+            guard let s = sessions[id] else { continue }
+            s.dropped = true
+            rosterChanged()
+            markForFlush(s)
+        }
         publish(now: now)
     }
 
@@ -292,10 +378,12 @@ public final class DaemonCore {
         switch request {
         case let .watch(w):
             s.watching = false
+            rosterChanged()
             publish(now: now)
             if !w.enable { s.heldAfterState.removeAll() }
             s.watching = w.enable
             s.wantsItems = w.items
+            rosterChanged()
             // The WATCH reply states the rate in effect: capped by max_rate_hz and raised to
             // the slowest rate the frame timer honours (1e-300 was echoed though 0.001 applied).
             s.maxRateHz = max(min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz), Self.minimumRateHz)
@@ -317,6 +405,7 @@ public final class DaemonCore {
             return
         case let .samples(enable):
             s.wantsSamples = enable
+            rosterChanged()
         case let .scrollTo(index, animated):
             let count = engine.state.count
             guard index < count else {
@@ -389,8 +478,33 @@ public final class DaemonCore {
         Int64((1e9 / max(rateHz, Self.minimumRateHz)).rounded())
     }
 
-    private func watchers() -> [ClientSession] {
-        order.compactMap { sessions[$0] }.filter { $0.watching && !$0.dropped && !$0.closeAfterFlush }
+    private func watchers() -> [ClientSession] { currentRoster().watchers }
+
+    private func currentRoster() -> Roster {
+        if let roster { return roster }
+        var watchers: [ClientSession] = [], sampleClients: [ClientSession] = []
+        var itemWatchers = 0
+        for id in order {
+            guard let s = sessions[id], !s.dropped else { continue }
+            if s.watching && !s.closeAfterFlush {
+                watchers.append(s)
+                if s.wantsItems { itemWatchers += 1 }
+            }
+            if s.wantsSamples { sampleClients.append(s) }
+        }
+        let r = Roster(watchers: watchers, itemWatchers: itemWatchers, sampleClients: sampleClients)
+        roster = r
+        return r
+    }
+
+    /// A connection joined, left, or changed `watching`, `wantsItems`, `wantsSamples`,
+    /// `dropped` or `closeAfterFlush`.
+    private func rosterChanged() { roster = nil }
+
+    private func markForFlush(_ s: ClientSession) {
+        guard !s.queuedForFlush else { return }
+        s.queuedForFlush = true
+        flushQueue.append(s)
     }
 
     /// Advances the engine to `now`, publishes a new snapshot if it changed, sends what is due,
@@ -407,7 +521,7 @@ public final class DaemonCore {
                                   time: now, line: nil, lineWithItems: nil)
             forceChange = false
             // Items belong to this instant: encode them now, not when a slow client drains.
-            if var p = published, watchers().contains(where: { $0.wantsItems }) {
+            if var p = published, currentRoster().itemWatchers > 0 {
                 p.lineWithItems = encode(p, items: true)
                 published = p
             }
@@ -522,10 +636,13 @@ public final class DaemonCore {
             return
         }
         s.output.append(contentsOf: line)
+        markForFlush(s)
     }
 
     private func drop(_ s: ClientSession, reason: String) {
         s.dropped = true
+        rosterChanged()
+        markForFlush(s)
         s.output = []
         s.outputStart = 0
         s.stateEnd = 0
@@ -539,6 +656,8 @@ public final class DaemonCore {
         s.watching = false
         s.heldAfterState = []
         s.wantsSamples = false
+        rosterChanged()
+        markForFlush(s)
         lingering[s.id] = now + Self.lingerNanoseconds
     }
 }

@@ -46,9 +46,20 @@ final class DaemonRuntime {
     private var appliedCalibration = Calibration.identity
     private var calibrationCheckedFor: CalibrationLoader.SensorIdentity?
 
-    private var clients: [ClientID: Int32] = [:]
-    private var writeInterest: Set<ClientID> = []
-    private var shutDownForWriting: Set<ClientID> = []
+    /// One accepted connection: its descriptor and what the shell did to it, found with one
+    /// lookup per flush.
+    private final class Connection {
+        let fd: Int32
+        /// EPOLLOUT is in its epoll interest (output is waiting for room in the socket).
+        var writeInterest = false
+        /// `shutdown(SHUT_WR)` was done after its final line.
+        var shutDown = false
+        init(fd: Int32) { self.fd = fd }
+    }
+
+    private var clients: [ClientID: Connection] = [:]
+    /// Reused by `flushClients` (no allocation per loop).
+    private var flushIDs: [ClientID] = []
     private var nextClient = 1
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
     private var running = true
@@ -73,7 +84,7 @@ final class DaemonRuntime {
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
         core.clientDropped = { [unowned self] id, peer, why in
-            let fd = self.clients[id].map(String.init) ?? "?"
+            let fd = self.clients[id].map { String($0.fd) } ?? "?"
             self.log.warning("\(id) (fd \(fd), pid \(peer.pid), uid \(peer.uid)) dropped: \(why)")
         }
         core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
@@ -214,7 +225,7 @@ final class DaemonRuntime {
     /// Closes everything; removes the socket file if we created it.
     func shutdown() {
         _ = options.notifier.stopping(status: "Stopping")
-        for (_, fd) in clients { close(fd) }
+        for (_, connection) in clients { close(connection.fd) }
         clients.removeAll()
         if sourceStarted { source.stop() }
         if listenFD >= 0 { close(listenFD) }
@@ -401,7 +412,7 @@ final class DaemonRuntime {
             let id = ClientID(nextClient)
             nextClient += 1
             let credentials = PeerCredentials(pid: pid, uid: uid, gid: gid)
-            clients[id] = fd
+            clients[id] = Connection(fd: fd)
             do {
                 try epoll.add(fd, events: Epoll.readable | UInt32(EPOLLRDHUP.rawValue), token: Token.clientBase + UInt64(id.rawValue))
             } catch {
@@ -420,16 +431,17 @@ final class DaemonRuntime {
     private func reapHungUpClients() {
         // POLLRDHUP (0x2000, <poll.h> under _GNU_SOURCE, which Swift's Glibc does not define).
         let rdhup: Int16 = 0x2000
-        for (id, fd) in clients {
-            var p = pollfd(fd: fd, events: Int16(POLLIN) | rdhup, revents: 0)
+        for (id, connection) in clients {
+            var p = pollfd(fd: connection.fd, events: Int16(POLLIN) | rdhup, revents: 0)
             guard poll(&p, 1, 0) == 1, p.revents & (rdhup | Int16(POLLHUP) | Int16(POLLERR)) != 0 else { continue }
             closeClient(id)
         }
     }
 
     private func clientEvent(_ id: ClientID, events: UInt32, now: Int64) {
-        guard let fd = clients[id] else { return }
-        if events & Epoll.writable != 0 { flush(id, fd: fd, now: now) }
+        guard let connection = clients[id] else { return }
+        let fd = connection.fd
+        if events & Epoll.writable != 0 { flush(id, connection, now: now) }
         guard clients[id] != nil else { return }
         if events & (Epoll.readable | Epoll.hangup) != 0 {
             let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -441,61 +453,61 @@ final class DaemonRuntime {
         }
     }
 
+    /// Writes to the connections the core queued output for (or marked for closing) since the
+    /// last pass: only those, so a loop iteration with 256 idle watchers costs nothing per watcher.
     private func flushClients(now: Int64) {
-        for id in core.clientIDs {
-            guard let fd = clients[id] else { continue }
-            flush(id, fd: fd, now: now)
+        core.takeClientsToFlush(into: &flushIDs)
+        for id in flushIDs {
+            guard let connection = clients[id] else { continue }
+            flush(id, connection, now: now)
         }
+        flushIDs.removeAll(keepingCapacity: true)
         for id in core.expiredLingering(now: now) { closeClient(id) }
     }
 
     /// Writes what the core queued for `id`, with MSG_NOSIGNAL, until EAGAIN.
-    private func flush(_ id: ClientID, fd: Int32, now: Int64) {
-        if core.shouldClose(id) { closeClient(id); return }
-        while true {
-            // No slice of the queue outlives the send: one held across `wrote` made the drained
-            // queue's buffer shared, and its compaction allocated a new one per client per STATE.
-            let sent: Int? = core.withPendingOutput(for: id) { bytes in
-                bytes.isEmpty ? nil : send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
-            guard let n = sent else { break }
-            if n < 0 {
+    private func flush(_ id: ClientID, _ connection: Connection, now: Int64) {
+        let fd = connection.fd
+        let outcome = core.flush(id, now: now) { bytes in
+            while true {
+                let n = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                if n > 0 { return .wrote(n) }
                 let e = clinux_errno()
-                if e == EINTR { continue }
-                if e == EAGAIN || e == EWOULDBLOCK {
-                    core.wrote(0, to: id, blocked: true, now: now)
-                    setWriteInterest(id, fd: fd, true)
-                    return
-                }
-                closeClient(id)
-                return
+                if n < 0 && e == EINTR { continue }
+                return n < 0 && (e == EAGAIN || e == EWOULDBLOCK) ? .wouldBlock : .failed
             }
-            core.wrote(n, to: id, blocked: false, now: now)
         }
-        setWriteInterest(id, fd: fd, false)
-        if core.shouldClose(id) { closeClient(id); return }
-        if core.isClosing(id), !shutDownForWriting.contains(id) {
-            // Send FIN after the final ERROR, then read until the peer closes (closing with
-            // unread input would reset the connection and could discard the ERROR line).
-            Glibc.shutdown(fd, Int32(SHUT_WR))
-            shutDownForWriting.insert(id)
+        switch outcome {
+        case .close:
+            closeClient(id)
+        case .blocked:
+            setWriteInterest(id, connection, true)
+        case .drained:
+            setWriteInterest(id, connection, false)
+        case .drainedClosing:
+            setWriteInterest(id, connection, false)
+            if !connection.shutDown {
+                // Send FIN after the final ERROR, then read until the peer closes (closing with
+                // unread input would reset the connection and could discard the ERROR line).
+                Glibc.shutdown(fd, Int32(SHUT_WR))
+                connection.shutDown = true
+            }
         }
     }
 
-    private func setWriteInterest(_ id: ClientID, fd: Int32, _ on: Bool) {
-        guard on != writeInterest.contains(id) else { return }
+    private func setWriteInterest(_ id: ClientID, _ connection: Connection, _ on: Bool) {
+        guard on != connection.writeInterest else { return }
         var events = Epoll.readable | UInt32(EPOLLRDHUP.rawValue)
-        if on { events |= Epoll.writable; writeInterest.insert(id) } else { writeInterest.remove(id) }
-        try? epoll.modify(fd, events: events, token: Token.clientBase + UInt64(id.rawValue))
+        if on { events |= Epoll.writable }
+        connection.writeInterest = on
+        try? epoll.modify(connection.fd, events: events, token: Token.clientBase + UInt64(id.rawValue))
     }
 
     private func closeClient(_ id: ClientID) {
-        if let fd = clients.removeValue(forKey: id) {
-            epoll.remove(fd)
-            close(fd)
+        if let connection = clients.removeValue(forKey: id) {
+            epoll.remove(connection.fd)
+            close(connection.fd)
         }
-        writeInterest.remove(id)
-        shutDownForWriting.remove(id)
         core.clientDisconnected(id)
     }
 

@@ -1,0 +1,138 @@
+import CarouselProtocol
+import Testing
+@testable import CarouselDaemon
+
+/// The shell's write path: `takeClientsToFlush` names exactly the connections with something to
+/// do, and `flush(_:now:write:)` drains a queue through a scripted `send`.
+@Suite struct DaemonCoreFlushTests {
+    private func taken(_ h: CoreHarness) -> [ClientID] {
+        var ids: [ClientID] = []
+        h.core.takeClientsToFlush(into: &ids)
+        return ids
+    }
+
+    /// Accepts everything, recording the bytes, like a socket with room.
+    private final class Sink {
+        var bytes: [UInt8] = []
+        var calls = 0
+        func write(_ b: UnsafeRawBufferPointer) -> DaemonCore.WriteResult {
+            calls += 1
+            bytes += b
+            return .wrote(b.count)
+        }
+        var lines: [WireJSON] { bytes.split(separator: 0x0A).compactMap { try? WireJSONParser.parse($0) } }
+    }
+
+    @Test func onlyConnectionsWithNewOutputAreQueuedEachOnce() throws {
+        var h = CoreHarness()
+        let a = h.connect(), b = h.connect(), c = h.connect()
+        // Three VERSION greetings: each connection once, in connection order.
+        #expect(taken(h) == [a, b, c])
+        #expect(taken(h).isEmpty)
+        h.send(#"{"cmd":"status"}"#, from: b)
+        h.send(#"{"cmd":"status"}"#, from: b)
+        #expect(taken(h) == [b])
+        // A watch: WATCH + STATE for `a` only.
+        h.send(#"{"cmd":"watch"}"#, from: a)
+        #expect(taken(h) == [a])
+        // A scroll moves the carousel: the request's ACK to `c` and a STATE to the watcher `a`
+        // (which has read its first STATE, and whose 1/60 s interval has passed).
+        _ = h.read(a)
+        h.now += 20 * CoreHarness.ms
+        h.send(#"{"cmd":"scroll_to","index":3,"animated":false}"#, from: c)
+        #expect(Set(taken(h)) == [a, c])
+        _ = h.read(a); _ = h.read(b); _ = h.read(c)
+        // Nothing changed: a tick queues nobody.
+        h.now += 100 * CoreHarness.ms
+        h.core.tick(now: h.now)
+        #expect(taken(h).isEmpty)
+    }
+
+    @Test func flushWritesTheWholeQueueAndReportsDrained() throws {
+        var h = CoreHarness()
+        let a = h.connect()
+        h.send(#"{"cmd":"watch"}"#, from: a)
+        let sink = Sink()
+        #expect(h.core.flush(a, now: h.now, write: sink.write) == .drained)
+        #expect(sink.lines.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("STATE")])
+        #expect(h.core.pendingOutput(for: a).isEmpty)
+        // Nothing queued: no write at all.
+        let calls = sink.calls
+        #expect(h.core.flush(a, now: h.now, write: sink.write) == .drained)
+        #expect(sink.calls == calls)
+    }
+
+    @Test func partialWritesResumeWhereTheyStoppedAndEAGAINBlocks() throws {
+        var h = CoreHarness()
+        let a = h.connect()
+        let greeting = Array(h.core.pendingOutput(for: a))
+        var got: [UInt8] = []
+        var budget = 10  // the "socket" takes 10 bytes, then is full
+        let outcome = h.core.flush(a, now: h.now) { b in
+            guard budget > 0 else { return .wouldBlock }
+            let n = min(budget, b.count, 4)  // at most 4 bytes per send
+            got += b.prefix(n)
+            budget -= n
+            return .wrote(n)
+        }
+        #expect(outcome == .blocked)
+        #expect(got == Array(greeting.prefix(10)))
+        #expect(Array(h.core.pendingOutput(for: a)) == Array(greeting.dropFirst(10)))
+        // The socket drains: the rest follows, byte-exact.
+        let sink = Sink()
+        #expect(h.core.flush(a, now: h.now, write: sink.write) == .drained)
+        #expect(got + sink.bytes == greeting)
+    }
+
+    @Test func failedSendAndUnknownOrDroppedConnectionsAreClosed() throws {
+        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 600))
+        let a = h.connect()
+        #expect(h.core.flush(a, now: h.now) { _ in .failed } == .close)
+        #expect(h.core.flush(ClientID(99), now: h.now) { _ in .wrote(1) } == .close)
+        // A watcher that never reads passes the 600-byte bound and is dropped: queued once more
+        // so the shell closes it, and its flush says close without writing.
+        let b = h.connect()
+        h.send(#"{"cmd":"watch","max_rate_hz":60}"#, from: b)
+        _ = taken(h)
+        for k in 1...8 {
+            h.send(#"{"cmd":"status"}"#, from: b)
+            h.now += Int64(k) * CoreHarness.ms
+        }
+        #expect(h.core.shouldClose(b))
+        #expect(taken(h).contains(b))
+        var wrote = false
+        #expect(h.core.flush(b, now: h.now) { _ in wrote = true; return .wrote(1) } == .close)
+        #expect(!wrote)
+    }
+
+    @Test func aRefusedConnectionDrainsThenAsksForShutdown() throws {
+        var h = CoreHarness(limits: DaemonCore.Limits(maxClients: 1))
+        _ = h.connect()
+        let refused = h.connect()
+        #expect(taken(h).contains(refused))
+        let sink = Sink()
+        #expect(h.core.flush(refused, now: h.now, write: sink.write) == .drainedClosing)
+        #expect(sink.lines.count == 1)
+        #expect(sink.lines.first?["class"] == .string("ERROR"))
+        #expect(sink.lines.first?["code"] == .string("too_many_clients"))
+    }
+
+    @Test func aSlowWatcherGetsTheNewestStateWhenItsQueueDrainsWithinOneFlush() throws {
+        var h = CoreHarness()
+        let a = h.connect()
+        h.send(#"{"cmd":"watch","max_rate_hz":60}"#, from: a)
+        _ = h.read(a)
+        // The socket is full: a STATE is queued and stays unsent.
+        h.send(#"{"cmd":"scroll_to","index":2,"animated":false}"#, from: a)
+        #expect(h.core.flush(a, now: h.now) { _ in .wouldBlock } == .blocked)
+        // Meanwhile the carousel moves again: the newer STATE waits behind the unsent one.
+        h.now += 40 * CoreHarness.ms
+        h.send(#"{"cmd":"scroll_to","index":5,"animated":false}"#, from: a)
+        let sink = Sink()
+        #expect(h.core.flush(a, now: h.now, write: sink.write) == .drained)
+        let states = sink.lines.filter { $0["class"] == .string("STATE") }
+        // The held STATE (index 2) went first; the newest (index 5) followed in the same flush.
+        #expect(states.map { $0["index"] } == [.number(2), .number(5)])
+        #expect(h.core.pendingOutput(for: a).isEmpty)
+    }
+}
