@@ -135,4 +135,51 @@ import Testing
         #expect(states.map { $0["index"] } == [.number(2), .number(5)])
         #expect(h.core.pendingOutput(for: a).isEmpty)
     }
+
+    @Test func directWriteSendsAtOnceAndQueuesOnlyWhatTheSocketRefused() throws {
+        var h = CoreHarness()
+        var written: [Int32: [UInt8]] = [:]
+        var room: [Int32: Int] = [:]  // bytes each "socket" still takes; nil: unlimited
+        var failing: Set<Int32> = []
+        h.core.directWrite = { handle, bytes in
+            if failing.contains(handle) { return .failed }
+            let n = min(bytes.count, room[handle] ?? Int.max)
+            guard n > 0 else { return .wouldBlock }
+            written[handle, default: []] += bytes.prefix(n)
+            room[handle] = room[handle].map { $0 - n }
+            return .wrote(n)
+        }
+        func connect(_ handle: Int32) -> ClientID {
+            let id = ClientID(h.nextID)
+            h.nextID += 1
+            h.core.clientConnected(id, credentials: PeerCredentials(pid: 1, uid: 0, gid: 0), mayControl: true,
+                                   now: h.now, handle: handle)
+            return id
+        }
+        room[11] = 30
+        room[12] = 0
+        failing = [13]
+        let a = connect(10), b = connect(11), c = connect(12), d = connect(13)
+        // `a` took its whole VERSION line: nothing queued, nothing for the shell to do.
+        let version = #"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":0}"# + "\n"
+        #expect(written[10] == Array(version.utf8))
+        #expect(h.core.pendingOutput(for: a).isEmpty)
+        // `b` took 30 bytes: the rest is queued; `c` took none (EAGAIN); `d` failed: closed.
+        #expect(written[11] == Array(version.utf8.prefix(30)))
+        #expect(Array(h.core.pendingOutput(for: b)) == Array(version.utf8.dropFirst(30)))
+        #expect(Array(h.core.pendingOutput(for: c)) == Array(version.utf8))
+        #expect(h.core.shouldClose(d))
+        #expect(taken(h) == [b, c, d])
+        // A line for `b` while its queue is not empty goes behind it, not straight out.
+        room[11] = nil
+        h.send(#"{"cmd":"status"}"#, from: b)
+        #expect(written[11]?.count == 30)
+        let sink = Sink()
+        #expect(h.core.flush(b, now: h.now, write: sink.write) == .drained)
+        #expect(String(decoding: written[11]! + sink.bytes, as: UTF8.self).hasPrefix(version + #"{"class":"STATUS""#))
+        // Drained: the next line goes straight out again.
+        h.send(#"{"cmd":"status"}"#, from: b)
+        #expect(h.core.pendingOutput(for: b).isEmpty)
+        #expect(String(decoding: written[11]!.dropFirst(30), as: UTF8.self).hasPrefix(#"{"class":"STATUS""#))
+    }
 }

@@ -22,6 +22,8 @@ final class ClientSession {
     let credentials: PeerCredentials
     /// Whether control commands are accepted (decided once at connect time from SO_PEERCRED).
     let mayControl: Bool
+    /// The shell's handle for `DaemonCore.directWrite` (its file descriptor).
+    let handle: Int32
     var framer = LineFramer()
 
     /// Bytes accepted for sending, from `outputStart` on.
@@ -57,8 +59,9 @@ final class ClientSession {
     /// In the core's flush queue (`DaemonCore.takeClientsToFlush`).
     var queuedForFlush = false
 
-    init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, maxRateHz: Double) {
+    init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, maxRateHz: Double, handle: Int32 = -1) {
         self.id = id
+        self.handle = handle
         self.credentials = credentials
         self.mayControl = mayControl
         self.maxRateHz = maxRateHz

@@ -45,6 +45,12 @@ public final class DaemonCore {
     /// Told when a client is dropped because its unsent output passed the bound: the client,
     /// its peer credentials and why (one line, for a warning naming the fd).
     public var clientDropped: (ClientID, PeerCredentials, String) -> Void = { _, _, _ in }
+    /// Writes a line straight to a connection whose queue is empty (the shell's non-blocking
+    /// `send` on the connection's `handle`), so the common case, a watcher that keeps up,
+    /// costs one `send` and no copy into its queue; whatever the socket does not take is queued
+    /// and goes through `flush` as before. nil (tests): every line is queued.
+    /// Must not call back into the core.
+    public var directWrite: ((_ handle: Int32, _ bytes: UnsafeRawBufferPointer) -> WriteResult)?
     /// `STATUS` fields the shell knows.
     public var configPath: String?
     public var calibration = WireCalibration(file: nil, applied: false)
@@ -236,9 +242,11 @@ public final class DaemonCore {
     /// connection for closing when `max_clients` are already connected.
     /// - Returns: false when the connection is refused (it still gets its ERROR line).
     @discardableResult
-    public func clientConnected(_ id: ClientID, credentials: PeerCredentials, mayControl: Bool, now: Int64) -> Bool {
+    /// - Parameter handle: the shell's handle for `directWrite` (its file descriptor); opaque here.
+    public func clientConnected(_ id: ClientID, credentials: PeerCredentials, mayControl: Bool, now: Int64,
+                                handle: Int32 = -1) -> Bool {
         let session = ClientSession(id: id, credentials: credentials, mayControl: mayControl,
-                                    maxRateHz: limits.maxRateHz)
+                                    maxRateHz: limits.maxRateHz, handle: handle)
         let accepted = clientCount < limits.maxClients
         sessions[id] = session
         order.append(id)
@@ -635,7 +643,27 @@ public final class DaemonCore {
             drop(s, reason: "\(s.pendingOutputCount) bytes unsent, a \(line.count)-byte line would pass")
             return
         }
-        s.output.append(contentsOf: line)
+        var rest = line[...]
+        if s.pendingOutputCount == 0, !s.writeBlocked, let write = directWrite, !line.isEmpty {
+            switch line.withUnsafeBytes({ write(s.handle, $0) }) {
+            case let .wrote(n):
+                if n >= line.count { return }
+                rest = line[n...]
+            case .wouldBlock:
+                s.writeBlocked = true
+            case .failed:
+                // The peer is gone (EPIPE, ECONNRESET): the shell closes it on its next pass.
+                s.dropped = true
+                s.output = []
+                s.outputStart = 0
+                s.stateEnd = 0
+                s.heldAfterState = []
+                rosterChanged()
+                markForFlush(s)
+                return
+            }
+        }
+        s.output.append(contentsOf: rest)
         markForFlush(s)
     }
 

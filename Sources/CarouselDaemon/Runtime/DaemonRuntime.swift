@@ -83,6 +83,7 @@ final class DaemonRuntime {
         core.configPath = options.configurationPath
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
+        core.directWrite = { fd, bytes in DaemonRuntime.send(bytes, to: fd) }
         core.clientDropped = { [unowned self] id, peer, why in
             let fd = self.clients[id].map { String($0.fd) } ?? "?"
             self.log.warning("\(id) (fd \(fd), pid \(peer.pid), uid \(peer.uid)) dropped: \(why)")
@@ -421,7 +422,8 @@ final class DaemonRuntime {
                 clients[id] = nil
                 continue
             }
-            let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials), now: now)
+            let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials),
+                                                now: now, handle: fd)
             log.debug("\(id) connected (pid \(pid), uid \(uid))\(accepted ? "" : ": refused, max_clients reached")")
         }
     }
@@ -468,15 +470,7 @@ final class DaemonRuntime {
     /// Writes what the core queued for `id`, with MSG_NOSIGNAL, until EAGAIN.
     private func flush(_ id: ClientID, _ connection: Connection, now: Int64) {
         let fd = connection.fd
-        let outcome = core.flush(id, now: now) { bytes in
-            while true {
-                let n = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-                if n > 0 { return .wrote(n) }
-                let e = clinux_errno()
-                if n < 0 && e == EINTR { continue }
-                return n < 0 && (e == EAGAIN || e == EWOULDBLOCK) ? .wouldBlock : .failed
-            }
-        }
+        let outcome = core.flush(id, now: now) { Self.send($0, to: fd) }
         switch outcome {
         case .close:
             closeClient(id)
@@ -492,6 +486,17 @@ final class DaemonRuntime {
                 Glibc.shutdown(fd, Int32(SHUT_WR))
                 connection.shutDown = true
             }
+        }
+    }
+
+    /// One non-blocking `send` (MSG_NOSIGNAL: a vanished peer is EPIPE, not SIGPIPE).
+    static func send(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> DaemonCore.WriteResult {
+        while true {
+            let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            if n > 0 { return .wrote(n) }
+            let e = clinux_errno()
+            if n < 0 && e == EINTR { continue }
+            return n < 0 && (e == EAGAIN || e == EWOULDBLOCK) ? .wouldBlock : .failed
         }
     }
 
