@@ -1,4 +1,5 @@
 import CLinux
+import CarouselProtocol
 import Glibc
 
 /// carouseld figures (issue 5 "Benchmark", issue 7), measured on the release binary:
@@ -92,10 +93,21 @@ struct DaemonBench {
         }
 
         for watchers in [1, 16] {
-            let (p50, p99, missing) = try latency(watchers: watchers, socketPath: socketPath, mock: mock)
+            let (p50, p99, missing, split) = try latency(watchers: watchers, socketPath: socketPath, mock: mock)
             reporter.report(Measurement(name: "daemon.latency_p50.watchers_\(watchers)", unit: "µs", samples: p50))
             reporter.report(Measurement(name: "daemon.latency_p99.watchers_\(watchers)", unit: "µs", samples: p99,
                                         target: "≤ 1000", check: { $0 <= 1000 }))
+            // The same latency in two parts, at the STATE's `time_ns` (the daemon's loop taking
+            // the wake-up): the mock PTY, the kernel and the scheduler before it; the daemon's
+            // processing, the send and the client's wake-up after it.
+            reporter.report(Measurement(name: "daemon.latency_p50.write_to_daemon_loop.watchers_\(watchers)", unit: "µs",
+                                        samples: split.wakeP50))
+            reporter.report(Measurement(name: "daemon.latency_p99.write_to_daemon_loop.watchers_\(watchers)", unit: "µs",
+                                        samples: split.wakeP99))
+            reporter.report(Measurement(name: "daemon.latency_p50.daemon_loop_to_client.watchers_\(watchers)", unit: "µs",
+                                        samples: split.sendP50))
+            reporter.report(Measurement(name: "daemon.latency_p99.daemon_loop_to_client.watchers_\(watchers)", unit: "µs",
+                                        samples: split.sendP99))
             if missing > 0 {
                 reporter.note("latency, \(watchers) watcher(s): \(missing) of \(runs * samplesPerRun) samples produced no STATE of their "
                               + "own within 250 ms (the daemon read them only together with the next sample); p50/p99 are over "
@@ -174,7 +186,8 @@ struct DaemonBench {
     /// Per run: p50 and p99 (µs) over every (sample, watcher) pair; plus the count of samples
     /// that produced no STATE within 250 ms in some watcher.
     func latency(watchers count: Int, socketPath: String, mock: MockAccelerometer) throws
-        -> (p50: [Double], p99: [Double], missing: Int) {
+        -> (p50: [Double], p99: [Double], missing: Int, split: LatencySplit) {
+        var split = LatencySplit()
         let clients = try (0..<count).map { _ in try WatchClient(socketPath: socketPath) }
         for c in clients { try c.watch(maxRateHz: 60) }
         var p50: [Double] = [], p99: [Double] = []
@@ -188,7 +201,7 @@ struct DaemonBench {
         }
         // One warm-up run (the buffer is just enabled, the estimator starts), then `runs` runs.
         for run in 0..<(runs + 1) {
-            var latencies: [Double] = []
+            var latencies: [Double] = [], toDaemon: [Double] = [], inDaemon: [Double] = []
             for _ in 0..<samplesPerRun {
                 for c in clients { c.drain(); _ = c.takeLines() }
                 // A 20° sine of 20 samples (1.67 Hz at 30 ms spacing): well inside the 5 Hz
@@ -199,6 +212,8 @@ struct DaemonBench {
                 let roll = 20 * sin(2 * Double.pi * Double(phase % 20) / 20)
                 let written = try mock.push(rollDegrees: roll)
                 var arrival = [Int64?](repeating: nil, count: count)
+                // The STATE's `time_ns`: when the daemon's loop took the sample's wake-up.
+                var stateTime = [Int64?](repeating: nil, count: count)
                 // 250 ms: far beyond any p99 seen, short enough that a sample with no STATE of its
                 // own (see the note printed below) does not stall the run.
                 let deadline = written + 250_000_000
@@ -208,10 +223,15 @@ struct DaemonBench {
                     guard now < deadline else { break }
                     for i in fds.indices { fds[i].revents = 0 }
                     _ = poll(&fds, nfds_t(fds.count), Int32(max(1, (deadline - now) / 1_000_000)))
+                    // Every ready socket's bytes first (each `recv` timestamped), parsing after.
+                    for (i, c) in clients.enumerated() where arrival[i] == nil && fds[i].revents != 0 { c.receive() }
                     for (i, c) in clients.enumerated() where arrival[i] == nil && fds[i].revents != 0 {
-                        c.drain()
+                        c.splitLines()
                         if let state = c.takeLines().first(where: { $0.text.contains("\"class\":\"STATE\"") }) {
                             arrival[i] = state.at
+                            if let t = (try? WireJSONParser.parse(state.text))?["time_ns"]?.doubleValue {
+                                stateTime[i] = Int64(t)
+                            }
                         }
                     }
                 }
@@ -227,6 +247,11 @@ struct DaemonBench {
                     _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
                 }
                 latencies += arrival.compactMap { $0.map { Double($0 - written) / 1000 } }
+                for (t, a) in zip(stateTime, arrival) {
+                    guard let t, let a else { continue }
+                    toDaemon.append(Double(t - written) / 1000)
+                    inDaemon.append(Double(a - t) / 1000)
+                }
                 // Space samples 30 ms apart (more than 1/max_rate_hz).
                 let next = written + 30_000_000
                 let now = BenchClock.monotonicNanoseconds()
@@ -235,8 +260,17 @@ struct DaemonBench {
             guard run > 0 else { missing = 0; continue }
             p50.append(Statistics.percentile(latencies, 50))
             p99.append(Statistics.percentile(latencies, 99))
+            split.wakeP50.append(Statistics.percentile(toDaemon, 50))
+            split.wakeP99.append(Statistics.percentile(toDaemon, 99))
+            split.sendP50.append(Statistics.percentile(inDaemon, 50))
+            split.sendP99.append(Statistics.percentile(inDaemon, 99))
         }
-        return (p50, p99, missing)
+        return (p50, p99, missing, split)
+    }
+
+    /// Per-run percentiles of the two parts of each latency, µs.
+    struct LatencySplit {
+        var wakeP50: [Double] = [], wakeP99: [Double] = [], sendP50: [Double] = [], sendP99: [Double] = []
     }
 
     // MARK: - 256 watchers
