@@ -362,6 +362,35 @@ struct CoreHarness {
         #expect(rest.contains(try WireJSONParser.parse(#"{"class":"INDEX","index":1,"previous":0}"#)))
     }
 
+    @Test func whenTheSensorStopsTheStaleTiltNoLongerDrivesTheCarousel() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        h.tilt.roll = -14  // 390 pt/s toward higher indices (see the test above)
+        h.now += 100 * CoreHarness.ms
+        h.core.samplesArrived([IMUSample(timestampNanoseconds: 0, accel: Vector3(0, 0, 9.81))], now: h.now)
+        #expect(h.read(c).first?["phase"] == .string("tilting"))
+        // 0.9 s later the last watcher leaves; the shell stops the sensor.
+        _ = h.run(until: h.now + 900 * CoreHarness.ms, reading: c)
+        h.core.clientDisconnected(c)
+        h.core.sensorStopped(now: h.now)
+        // Offset 351 pt (position 1.35): the carousel settles on item 1 instead of scrolling on.
+        let watcher = h.connect()
+        _ = h.read(watcher)
+        h.send(#"{"cmd":"watch"}"#, from: watcher)
+        let first = try #require(h.read(watcher).first { $0["class"] == .string("STATE") })
+        // No tilt until the next sample, not the −14° of a sensor run that ended.
+        #expect(first["tilt"]?["roll_deg"] == .number(0))
+        let rest = h.run(until: h.now + 3_000 * CoreHarness.ms, reading: watcher).map(\.1)
+        let last = try #require(rest.last { $0["class"] == .string("STATE") })
+        #expect(last["phase"] == .string("idle"))
+        #expect(last["index"] == .number(1))
+        #expect(last["offset"] == .number(260))
+        // At rest: nothing due, no wake-ups.
+        #expect(h.core.nextDeadline == nil)
+    }
+
     @Test func smallTiltChangesAreNotChanges() throws {
         var h = CoreHarness()
         let c = h.connect()

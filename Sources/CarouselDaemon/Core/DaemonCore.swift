@@ -335,6 +335,18 @@ public final class DaemonCore {
         publish(now: now)
     }
 
+    /// The shell stopped reading the sensor (nobody watches any more, or it is replaced): the
+    /// last tilt is no longer current. STATE reports no tilt until the next sample, and the
+    /// carousel stops following it as if the device were level (in velocity mode it settles on
+    /// the nearest card): otherwise an unwatched daemon went on scrolling, and waking 60 times a
+    /// second, on the roll it had when the last watcher left.
+    public func sensorStopped(now: Int64) {
+        guard tilt != nil else { return }
+        tilt = nil
+        engine.tilt(rollDegrees: 0, at: seconds(now))
+        publish(now: now)
+    }
+
     /// The sensor's status changed: SENSOR to watchers, and the STATE `sensor` field follows.
     public func sensorChanged(status: SensorStatus, name: String?, message: String?, now: Int64) {
         guard status != sensorStatus || name != sensorName || message != sensorMessage else { return }

@@ -106,7 +106,9 @@ final class DaemonRuntime {
 
     /// Reads `[calibration] file` (start, reload): missing → none, quietly; malformed → warning,
     /// the previous calibration stays. Then applies what fits the current sensor.
-    private func loadCalibration() {
+    /// - Parameter rebuildPipeline: the pipeline's settings changed (`[filter]`, `[tilt]`, the
+    ///   carousel axis, the sensor): a new pipeline even if the calibration is the same.
+    private func loadCalibration(rebuildPipeline: Bool = false) {
         let path = configuration.calibration.file
         switch CalibrationLoader.read(path: path) {
         case .missing:
@@ -118,12 +120,14 @@ final class DaemonRuntime {
             log.warning("calibration not loaded, keeping the previous one: \(message)")
         }
         calibrationCheckedFor = nil
-        applyCalibration(force: true)
+        applyCalibration(force: true, rebuildPipeline: rebuildPipeline)
     }
 
     /// Puts the calibration that belongs to the current sensor into the pipeline (a new pipeline
-    /// only when the correction changes, so the estimator keeps its state otherwise).
-    private func applyCalibration(force: Bool = false) {
+    /// only when the correction or the pipeline's settings change, so the estimator keeps its
+    /// state, and `recenter_tilt` its neutral, otherwise: a reload that changes, say,
+    /// `max_clients` no longer undoes a recenter).
+    private func applyCalibration(force: Bool = false, rebuildPipeline: Bool = false) {
         let identity = SensorFactory.identity(of: source, settings: configuration.sensor)
         guard force || identity != calibrationCheckedFor else { return }
         calibrationCheckedFor = identity
@@ -135,7 +139,7 @@ final class DaemonRuntime {
         let path = configuration.calibration.file
         core.calibration = WireCalibration(file: path.isEmpty ? nil : path, applied: outcome.applied)
         core.sensorIdentity = identity.map { (name: $0.name, path: $0.path) }
-        if force || outcome.calibration != appliedCalibration {
+        if rebuildPipeline || outcome.calibration != appliedCalibration {
             appliedCalibration = outcome.calibration
             core.tiltPipeline = Self.makePipeline(configuration, calibration: outcome.calibration)
         }
@@ -324,8 +328,10 @@ final class DaemonRuntime {
             source = SensorFactory.make(new.sensor, log: { [log] line in log.log(.info, line) })
             core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         }
-        // Also rebuilds the pipeline for new [filter]/[tilt]/axis settings.
-        loadCalibration()
+        // A new pipeline for new [filter]/[tilt]/axis settings or another sensor (its estimate
+        // and neutral belong to the old ones); otherwise the running one keeps its state.
+        loadCalibration(rebuildPipeline: new.filter != old.filter || new.tilt != old.tilt
+                        || new.carousel.axis != old.carousel.axis || new.sensor != old.sensor)
         log.notice("configuration reloaded from \(options.configurationPath ?? "built-in defaults")")
         return nil
     }
@@ -355,6 +361,7 @@ final class DaemonRuntime {
         registeredSensorFD = nil
         source.stop()
         sourceStarted = false
+        core.sensorStopped(now: clinux_monotonic_ns())
     }
 
     private func syncSensorDescriptor() {
