@@ -7,8 +7,10 @@ import CLibIIO
 /// NULL pointer with `errno` set for constructors). Every wrapper below goes through here, so the
 /// error always names the device and the call or attribute.
 @inline(__always)
-func checkIIO(_ ret: Int, device: String, what: String) throws(SensorError) -> Int {
-    if ret < 0 { throw SensorError.io(device: device, what: what, errno: Int32(truncatingIfNeeded: -ret)) }
+/// `device` is built only on failure: the buffered read path calls this for every refill, and
+/// formatting the device's name there each time was ~7 % of the daemon's CPU per sample.
+func checkIIO(_ ret: Int, device: @autoclosure () -> String, what: @autoclosure () -> String) throws(SensorError) -> Int {
+    if ret < 0 { throw SensorError.io(device: device(), what: what(), errno: Int32(truncatingIfNeeded: -ret)) }
     return ret
 }
 
@@ -166,12 +168,20 @@ public struct IIOChannel {
     /// indexes by `bits` and `shift` within `length / 8` bytes: `le:s99/16>>4` or `>>40` would
     /// write outside the sample, a missing or unparsable type reads as `le:u0/0>>0`.
     public var formatProblem: String? {
+        if formatIsSupported { return nil }
         let f = dataFormat
         guard [8, 16, 32, 64].contains(f.length) else { return "storage size \(f.length) bits is not 8, 16, 32 or 64" }
         guard f.bits >= 1, f.bits <= f.length else { return "\(f.bits) value bits do not fit in \(f.length)" }
         guard f.shift + f.bits <= f.length else { return "shift \(f.shift) + \(f.bits) bits exceed \(f.length)" }
         guard f.repeat <= 1 else { return "repeat \(f.repeat) is not supported for a motion axis" }
         return nil
+    }
+
+    /// `formatProblem == nil`, without building a message or an array (checked per value read).
+    var formatIsSupported: Bool {
+        let f = dataFormat
+        return (f.length == 8 || f.length == 16 || f.length == 32 || f.length == 64)
+            && f.bits >= 1 && f.bits <= f.length && f.shift + f.bits <= f.length && f.repeat <= 1
     }
 
     /// Whether libiio attached an attribute of that name (`raw`, `scale`, `offset`).
@@ -255,20 +265,23 @@ final class IIOBuffer {
     /// - Returns: nil when the channel is not in the scan or its format is one that
     ///   `iio_channel_convert` would read or write out of bounds with (`IIOChannel.formatProblem`).
     func value(of channel: IIOChannel, inScan scan: UnsafeMutableRawPointer) -> Int64? {
-        guard channel.formatProblem == nil, iio_channel_is_enabled(channel.pointer),
+        guard channel.formatIsSupported, iio_channel_is_enabled(channel.pointer),
               let first = iio_buffer_first(pointer, channel.pointer),
               let start = iio_buffer_start(pointer) else { return nil }
         let offset = first - start
         let format = channel.dataFormat
         let bytes = Int(format.length / 8)
         guard offset >= 0, offset + bytes <= step else { return nil }
-        var out = [UInt8](repeating: 0, count: max(8, bytes))
-        out.withUnsafeMutableBytes { o in
+        // 8 bytes on the stack (formatIsSupported bounds `length` to 64 bits), no array per value.
+        var out: UInt64 = 0
+        withUnsafeMutableBytes(of: &out) { o in
             iio_channel_convert(channel.pointer, o.baseAddress, scan + offset)
         }
         // iio_channel_convert leaves `length` bits in host order, sign-extended from `bits`.
         var raw: UInt64 = 0
-        for i in 0..<min(bytes, 8) { raw |= UInt64(out[i]) << (8 * UInt64(i)) }
+        withUnsafeBytes(of: &out) { o in
+            for i in 0..<min(bytes, 8) { raw |= UInt64(o[i]) << (8 * UInt64(i)) }
+        }
         if format.is_signed, bytes < 8 {
             let width = UInt64(bytes * 8)
             let sign = UInt64(1) << (width - 1)
