@@ -78,6 +78,25 @@ final class WatchClient {
         }
     }
 
+    /// Whether the received, not yet split bytes hold a STATE line (a byte search, no parsing:
+    /// the latency loop calls it between `recv`s).
+    var hasPendingState: Bool {
+        let pattern = Array(#""class":"STATE""#.utf8)
+        guard pending.count >= pattern.count else { return false }
+        return pending.withUnsafeBufferPointer { bytes in
+            var i = 0
+            while i + pattern.count <= bytes.count {
+                if bytes[i] == pattern[0] {
+                    var k = 1
+                    while k < pattern.count && bytes[i + k] == pattern[k] { k += 1 }
+                    if k == pattern.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
     /// Turns the received bytes into `lines`, each with the arrival time of the `recv` that
     /// completed it.
     func splitLines() {
