@@ -66,7 +66,8 @@ import Testing
         #expect(ServiceTestSupport.writeFile(path, "[sensor]\nsource = replay\nreplay_file = gone.csv\n"))
         let result = Self.run(["--check-config", "-c", path])
         #expect(result.status == 78)
-        #expect(result.standardError == "carouseld: \(path): [sensor] replay_file: cannot read '\(directory)/gone.csv': No such file or directory\n")
+        // Named by file and line, as every other configuration error.
+        #expect(result.standardError == "carouseld: \(path):3: [sensor] replay_file: cannot read '\(directory)/gone.csv': No such file or directory\n")
     }
 
     @Test func missingExplicitConfigExits66() {

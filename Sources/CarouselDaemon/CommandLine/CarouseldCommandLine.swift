@@ -136,9 +136,21 @@ public enum CarouseldCommandLine {
         var problems: [String] = []
         if configuration.sensor.source == .replay, access(configuration.sensor.replayFile, R_OK) != 0 {
             let reason = String(cString: strerror(errno))
-            problems.append("\(path ?? "built-in defaults"): [sensor] replay_file: cannot read '\(configuration.sensor.replayFile)': \(reason)")
+            problems.append("\(location(of: "sensor", "replay_file", in: path)): [sensor] replay_file: cannot read '\(configuration.sensor.replayFile)': \(reason)")
         }
         return problems
+    }
+
+    /// `path:line` of the line setting `[section] key` in the configuration file, as the
+    /// configuration errors name it (`path` alone when the line cannot be found; "built-in
+    /// defaults" without a file).
+    static func location(of section: String, _ key: String, in path: String?) -> String {
+        guard let path else { return "built-in defaults" }
+        guard let text = try? ConfigurationFile.read(path),
+              let line = IniLineScanner.scan(text).last(where: { $0.kind == .key(section: section, name: key) }) else {
+            return path
+        }
+        return "\(path):\(line.number)"
     }
 
     /// Runs `carouseld` with `arguments` (after the program name) and returns the exit status.
