@@ -228,8 +228,14 @@ final class IIOBuffer {
         }
         pointer = created
         self.device = device
+        self.samples = samples
         _ = iio_buffer_set_blocking_mode(created, false)
     }
+
+    /// Scans the buffer holds (the count it was created with).
+    let samples: Int
+    /// Bytes a full refill reads: a refill that returns fewer found the kernel's buffer drained.
+    var capacityBytes: Int { samples * step }
 
     deinit { iio_buffer_destroy(pointer) }
 

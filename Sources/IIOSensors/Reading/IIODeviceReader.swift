@@ -217,6 +217,9 @@ final class IIODeviceReader {
                 for i in batch.indices { batch[i].timestampNanoseconds = now - Int64(batch.count - 1 - i) * period }
             }
             readings += batch
+            // A short read drained the kernel's buffer: another refill would only find EAGAIN
+            // (one more read per sample, three system calls under umockdev).
+            if bytes < buffer.capacityBytes { break }
         }
         return readings
     }
