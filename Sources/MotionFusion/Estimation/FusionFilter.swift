@@ -19,7 +19,8 @@ import Darwin
 ///
 /// - start-up: the attitude is initialised from the first valid accelerometer sample (zero
 ///   yaw), with no high-gain start-up ramp;
-/// - integration uses the exact quaternion exponential of each step's rotation;
+/// - integration is exact for each step's rotation, and only the up vector is propagated (see
+///   below): the yaw that a quaternion would integrate has no reference and no use for tilt;
 /// - acceleration rejection compares the angle between measured and estimated gravity with
 ///   `rejectionAngle` and the norm with `standardGravity · (1 ± normTolerance)`; while rejected,
 ///   the gyro alone propagates. Recovery: a rejected accelerometer is accepted again as soon as
@@ -42,7 +43,11 @@ import Darwin
 ///
 /// Correction law per step of `dt` seconds: `ω' = ω − b + k · (â × v)`, where `â` is the
 /// unit accelerometer direction and `v` the estimated up vector in the sensor frame; then
-/// `q ← q ⊗ exp(½ ω' dt)`. The correction moves `v` toward `â` at `k · sin(error)` rad/s,
+/// `q ← q ⊗ exp(½ ω' dt)`. Since `v = q* ⊗ z ⊗ q` (the earth z axis in the sensor frame), that
+/// step is `v ← exp(½ ω' dt)* ⊗ v ⊗ exp(½ ω' dt)`: `v` turned by the rotation vector `−ω' dt`,
+/// which the filter computes directly with Rodrigues' formula (`propagated(_:by:)`), without
+/// the quaternion: the same up vector to rounding, with fewer operations on the
+/// sample-to-sample dependency chain. The correction moves `v` toward `â` at `k · sin(error)` rad/s,
 /// with `k = (1 − e^(−gain·dt)) / dt`, which is `gain` to within `gain·dt/2` (relative) for
 /// `gain · dt ≪ 1`, so `gain` (1/s) is the inverse time constant of the tilt correction.
 /// Using `k` rather than `gain` itself keeps a high gain or a slow sample rate stable: one step
@@ -85,10 +90,12 @@ public struct FusionFilter: Sendable {
     // Cache of the means' smoothing factor for the last dt (no exp per sample at a steady rate).
     private var steadyStep = 0.0, steadyAlpha = 0.0
 
-    /// Sensor → earth attitude (earth z up; yaw is arbitrary, it has no reference).
-    public var attitude: Quaternion? { hasAttitude ? q : nil }
-    private var q = Quaternion.identity, hasAttitude = false
-    // `q.upInSensorFrame`, kept from the step that set `q` (it starts the next step).
+    /// Sensor → earth attitude with zero yaw (`Quaternion(up:)` of the estimated up vector):
+    /// the filter tracks tilt only, yaw has no reference. Its `upInSensorFrame` is the last
+    /// up vector returned by `update`.
+    public var attitude: Quaternion? { hasAttitude ? Quaternion(up: up) : nil }
+    private var hasAttitude = false
+    // The estimated unit up vector in the sensor frame: the whole attitude state.
     private var up = Vector3(0, 0, 1)
     /// Current gyro bias estimate, rad/s.
     public private(set) var gyroBias: Vector3
@@ -116,8 +123,7 @@ public struct FusionFilter: Sendable {
 
     /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection`.
     public mutating func initialise(accelDirection: Vector3) {
-        q = Quaternion(up: accelDirection)
-        up = q.upInSensorFrame
+        up = accelDirection
         hasAttitude = true
         stillSeconds = 0
         accelerometerRejected = false
@@ -143,7 +149,6 @@ public struct FusionFilter: Sendable {
             initialise(accelDirection: a)
             return a
         }
-        var q = self.q
         guard dt > 0 else { return up }
 
         let v = up
@@ -188,9 +193,7 @@ public struct FusionFilter: Sendable {
             }
             omega = omega + error * correctionRate
         }
-        q = Self.renormalized(q * Quaternion(rotationVector: omega * dt))
-        self.q = q
-        up = q.upInSensorFrame
+        up = Self.renormalized(Self.propagated(v, by: omega * dt))
         return up
     }
 
@@ -230,16 +233,41 @@ public struct FusionFilter: Sendable {
             && abs(w.x) <= maxGyroBias && abs(w.y) <= maxGyroBias && abs(w.z) <= maxGyroBias
     }
 
-    /// `q` scaled back to unit norm. The product of two unit quaternions is unit to within a
+    /// The up vector `v` (sensor frame) after the body turned by the rotation vector `r = ω' dt`
+    /// (radians): `v` turned by `−r`, Rodrigues' rotation formula
+    /// `v' = v cos θ − (sin θ / θ) (r × v) + ((1 − cos θ) / θ²) (r · v) r`, θ = |r|, which equals
+    /// `p* ⊗ v ⊗ p` with `p = exp(½ r)` (the quaternion step this replaces).
+    /// Below θ = 0.01 rad (1 rad/s at 100 Hz) `sin θ / θ` and `(1 − cos θ) / θ²` are their Taylor
+    /// series truncated after θ⁴, with constant reciprocals rather than divisions on the
+    /// dependency chain, and `cos θ = 1 − θ² · (1 − cos θ) / θ²`; the first omitted terms
+    /// (θ⁶/5040 on a term of size ≤ θ, θ⁶/40320 on terms of size ≤ θ²) move `v'` by < 1e-17.
+    /// Above, the half-angle forms `1 − cos θ = 2 sin²(θ/2)`, `sin θ = 2 sin(θ/2) cos(θ/2)` keep
+    /// every coefficient accurate.
+    @inline(__always) static func propagated(_ v: Vector3, by r: Vector3) -> Vector3 {
+        let theta2 = r.dot(r)
+        let sinc, versine: Double  // sin θ / θ, (1 − cos θ) / θ²
+        if theta2 < 1e-4 {
+            sinc = 1 - theta2 * (1.0 / 6 - theta2 * (1.0 / 120))
+            versine = 0.5 - theta2 * (1.0 / 24 - theta2 * (1.0 / 720))
+        } else {
+            let theta = theta2.squareRoot()
+            let halfSine = sin(0.5 * theta), halfCosine = cos(0.5 * theta)
+            sinc = 2 * halfSine * halfCosine / theta
+            versine = 2 * halfSine * halfSine / theta2
+        }
+        let cosine = 1 - theta2 * versine
+        return v * cosine - r.cross(v) * sinc + r * (versine * r.dot(v))
+    }
+
+    /// `v` scaled back to unit length. A unit vector turned by `propagated` is unit to within a
     /// few ulps, so one Newton step for `1/√n²`, `(3 − n²) / 2`, equals the exact factor to
     /// O((n² − 1)²) ≈ 1e-32: the same result to rounding without a square root and a division
-    /// on the sample-to-sample dependency chain. Anything farther from unit (or not finite)
-    /// takes the exact path (`Quaternion.normalized`, identity when degenerate).
-    @inline(__always) static func renormalized(_ q: Quaternion) -> Quaternion {
-        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
-        guard n2 > 0.999, n2 < 1.001 else { return q.normalized }
-        let f = 1.5 - 0.5 * n2
-        return Quaternion(w: q.w * f, x: q.x * f, y: q.y * f, z: q.z * f)
+    /// on the sample-to-sample dependency chain. Anything farther from unit takes the exact path
+    /// (and a zero or non-finite vector, from a non-finite step, gives `(0, 0, 1)`).
+    @inline(__always) static func renormalized(_ v: Vector3) -> Vector3 {
+        let n2 = v.dot(v)
+        guard n2 > 0.999, n2 < 1.001 else { return v.normalized ?? Vector3(0, 0, 1) }
+        return v * (1.5 - 0.5 * n2)
     }
 
     /// Each component limited to ±`maxGyroBias`.
