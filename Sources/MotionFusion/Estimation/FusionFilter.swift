@@ -55,12 +55,14 @@ import Darwin
 /// `gain · dt > 2` diverges: gain 1000 at 100 Hz gave pitch errors of 90° on the x-io recording).
 public struct FusionFilter: Sendable {
     /// Tilt correction rate, 1/s (default 0.5: a 2 s time constant, Fusion's default gain).
-    public var gain: Double
+    public var gain: Double { didSet { correctionStep = 0 } }
     /// Maximum angle between measured and estimated gravity for the accelerometer to be used, radians.
-    public var rejectionAngle: Double { didSet { rejectionCosine = cos(rejectionAngle) } }
+    public var rejectionAngle: Double { didSet { rejectionCosine = Self.cosineLimit(rejectionAngle) } }
+    // cos(rejectionAngle), or −∞ from π on (every angle passes, as `angle ≤ rejectionAngle` would).
     private var rejectionCosine: Double
-    // Cache of the correction rate k for the last (dt, gain).
-    private var correctionStep = 0.0, correctionGain = 0.0, correctionRate = 0.0
+    // Cache, for the last step dt, of the correction rate k and of the integral bias step k_I·dt;
+    // `correctionStep = 0` (no step is 0) forces a recomputation when `gain` or `integralGain` change.
+    private var correctionStep = 0.0, correctionRate = 0.0, integralStep = 0.0
     /// Maximum relative deviation of `|a|` from `standardGravity` for the accelerometer to be used.
     public var normTolerance: Double
     /// Gyro rate (after bias removal) below which the device counts as still, rad/s.
@@ -76,7 +78,7 @@ public struct FusionFilter: Sendable {
     /// gives `k_I·dt² ≤ 1/4`: the linearised discrete poles lie in [0, 1)). A tilt error that
     /// the gyro did not cause (a start from a wrong attitude) is briefly taken for bias: it then overshoots by at
     /// most `e^(−2)` ≈ 13.5 % of the initial error before settling.
-    public var integralGain: Double?
+    public var integralGain: Double? { didSet { correctionStep = 0 } }
     /// Bound on each gyro-bias component, rad/s (default 0.6 ≈ 34 °/s, above the MPU-6050's
     /// ±20 °/s zero-rate offset). A raw gyro component beyond it never counts as steady.
     public var maxGyroBias: Double
@@ -110,7 +112,7 @@ public struct FusionFilter: Sendable {
                 steadyAccelAngle: Double = 0.01) {
         self.gain = gain
         self.rejectionAngle = rejectionAngle
-        self.rejectionCosine = cos(rejectionAngle)
+        self.rejectionCosine = Self.cosineLimit(rejectionAngle)
         self.normTolerance = normTolerance
         self.stillRate = stillRate
         self.stillTime = stillTime
@@ -153,11 +155,13 @@ public struct FusionFilter: Sendable {
 
         let v = up
         let error = a.cross(v)  // |error| = sin(angle between a and v)
-        var omega = Vector3.zero
+        var omega = Vector3.zero  // the bias-corrected rate, then the corrected rate, rad/s
+        var rate = Vector3.zero   // the raw rate (when valid)
         var useAccel = true
         var gyroValid = false
         if let w = gyro, w.isFinite {
             gyroValid = true
+            rate = w
             omega = w - gyroBias
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
             let quietOK = abs(norm - standardGravity) <= 0.05 * standardGravity
@@ -173,23 +177,22 @@ public struct FusionFilter: Sendable {
                 omega = w - gyroBias
             }
             // Both unit vectors: angle ≤ limit ⇔ a·v ≥ cos(limit) (no atan2 per sample).
-            let angleOK = rejectionAngle >= Double.pi || a.dot(v) >= rejectionCosine
+            let angleOK = a.dot(v) >= rejectionCosine
             useAccel = (angleOK && normOK) || still
         }
         accelerometerRejected = !useAccel
         if useAccel {
-            if dt != correctionStep || gain != correctionGain {
-                // Recomputed only when the step or the gain changes (a steady rate: once).
+            if dt != correctionStep {
+                // Recomputed only when the step, the gain or the integral gain changes (a steady
+                // rate: once).
                 correctionStep = dt
-                correctionGain = gain
                 correctionRate = oneMinusExpNegative(max(0, gain) * dt) / dt
+                integralStep = (integralGain ?? correctionRate * correctionRate / 4) * dt
             }
-            let kI = integralGain ?? correctionRate * correctionRate / 4
-            if kI > 0, gyroValid {
+            if integralStep > 0, gyroValid {  // k_I > 0
                 // Mahony's ḃ = −k_I·(â × v): the bias absorbs what the correction keeps fixing.
-                let newBias = clampedBias(gyroBias - error * (kI * dt))
-                omega = omega + (gyroBias - newBias)
-                gyroBias = newBias
+                gyroBias = clampedBias(gyroBias - error * integralStep)
+                omega = rate - gyroBias
             }
             omega = omega + error * correctionRate
         }
@@ -273,6 +276,19 @@ public struct FusionFilter: Sendable {
     /// Each component limited to ±`maxGyroBias`.
     @inline(__always) private func clampedBias(_ b: Vector3) -> Vector3 {
         let m = max(0, maxGyroBias)
-        return Vector3(min(max(b.x, -m), m), min(max(b.y, -m), m), min(max(b.z, -m), m))
+        return Vector3(Self.clamped(b.x, m), Self.clamped(b.y, m), Self.clamped(b.z, m))
+    }
+
+    /// `x` limited to [−m, m] (`min(max(x, −m), m)` for the finite values it gets), written with
+    /// comparisons so that it compiles to one `maxsd` and one `minsd`.
+    @inline(__always) private static func clamped(_ x: Double, _ m: Double) -> Double {
+        let low = x < -m ? -m : x
+        return low > m ? m : low
+    }
+
+    /// The cosine that `a · v` (unit vectors) is compared with for an angle limit: `cos(limit)`,
+    /// or −∞ from π on, where every angle passes.
+    static func cosineLimit(_ limit: Double) -> Double {
+        limit >= Double.pi ? -Double.infinity : cos(limit)
     }
 }
