@@ -40,4 +40,26 @@ import Testing
         #expect(abs(filter.gyroBias.x - 3 * dt * sin(e)) < 1e-15)
         #expect(filter.gyroBias.y == 0 && filter.gyroBias.z == 0)
     }
+
+    @Test func gyroFinitenessTest() {
+        #expect(FusionFilter.allFinite(Vector3(0, -0.0, 3)))
+        #expect(FusionFilter.allFinite(Vector3(1e308, -1e308, .leastNonzeroMagnitude)))
+        #expect(!FusionFilter.allFinite(Vector3(.infinity, 0, 0)))
+        #expect(!FusionFilter.allFinite(Vector3(0, -.infinity, 0)))
+        #expect(!FusionFilter.allFinite(Vector3(0, 0, .nan)))
+        #expect(!FusionFilter.allFinite(Vector3(.infinity, -.infinity, 0)))
+    }
+
+    @Test func nonFiniteGyroIsIgnored() {
+        // A non-finite rate is treated as no gyro: correction only, bias and stillness untouched.
+        var withNaN = FusionFilter(biasTimeConstant: 0), without = FusionFilter(biasTimeConstant: 0)
+        let e = 5 * Double.pi / 180
+        let a = Vector3(0, 0, standardGravity)
+        withNaN.initialise(accelDirection: Vector3(0, sin(e), cos(e)))
+        without.initialise(accelDirection: Vector3(0, sin(e), cos(e)))
+        let u = withNaN.update(accel: a, gyro: Vector3(0.1, .nan, 0), dt: 0.01)
+        let v = without.update(accel: a, gyro: nil, dt: 0.01)
+        #expect(u == v)
+        #expect(withNaN.gyroBias == .zero && withNaN.stillSeconds == 0)
+    }
 }

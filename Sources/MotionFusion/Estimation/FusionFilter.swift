@@ -146,6 +146,7 @@ public struct FusionFilter: Sendable {
 
     /// `update(accel:gyro:dt:)` with the accelerometer already split into its unit direction and
     /// its norm (m/s²), as `AttitudeEstimator` has them.
+    @inline(always)
     mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
         guard hasAttitude else {
             initialise(accelDirection: a)
@@ -153,19 +154,18 @@ public struct FusionFilter: Sendable {
         }
         guard dt > 0 else { return up }
 
-        let v = up
-        let error = a.cross(v)  // |error| = sin(angle between a and v)
         var omega = Vector3.zero  // the bias-corrected rate, then the corrected rate, rad/s
         var rate = Vector3.zero   // the raw rate (when valid)
         var useAccel = true
         var gyroValid = false
-        if let w = gyro, w.isFinite {
+        if let w = gyro, Self.allFinite(w) {
             gyroValid = true
             rate = w
+            // The steadiness means first: fewer values live across them (no register spills).
+            let steady = updateSteadiness(gyro: w, accelDirection: a, dt: dt)
             omega = w - gyroBias
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
             let quietOK = abs(norm - standardGravity) <= 0.05 * standardGravity
-            let steady = updateSteadiness(gyro: w, accelDirection: a, dt: dt)
             if (omega.dot(omega) < stillRate * stillRate || steady) && quietOK {
                 stillSeconds += dt
             } else {
@@ -177,11 +177,13 @@ public struct FusionFilter: Sendable {
                 omega = w - gyroBias
             }
             // Both unit vectors: angle ≤ limit ⇔ a·v ≥ cos(limit) (no atan2 per sample).
-            let angleOK = a.dot(v) >= rejectionCosine
+            let angleOK = a.dot(up) >= rejectionCosine
             useAccel = (angleOK && normOK) || still
         }
         accelerometerRejected = !useAccel
+        let v = up
         if useAccel {
+            let error = a.cross(v)  // |error| = sin(angle between a and v)
             if dt != correctionStep {
                 // Recomputed only when the step, the gain or the integral gain changes (a steady
                 // rate: once).
@@ -271,6 +273,13 @@ public struct FusionFilter: Sendable {
         let n2 = v.dot(v)
         guard n2 > 0.999, n2 < 1.001 else { return v.normalized ?? Vector3(0, 0, 1) }
         return v * (1.5 - 0.5 * n2)
+    }
+
+    /// `w.isFinite`, computed as `0·x + 0·y + 0·z == 0`: a product by zero is ±0 for a finite
+    /// component and NaN for an infinite or NaN one, so the sum is zero exactly when all three
+    /// are finite. A few floating-point operations instead of testing each exponent's bits.
+    @inline(__always) static func allFinite(_ w: Vector3) -> Bool {
+        w.x * 0 + w.y * 0 + w.z * 0 == 0
     }
 
     /// Each component limited to ±`maxGyroBias`.
