@@ -123,7 +123,8 @@ public struct FusionFilter: Sendable {
         self.steadyAccelAngle = steadyAccelAngle
     }
 
-    /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection`.
+    /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection` (a unit
+    /// vector, as `AttitudeEstimator` gives it).
     public mutating func initialise(accelDirection: Vector3) {
         up = accelDirection
         hasAttitude = true
@@ -161,7 +162,7 @@ public struct FusionFilter: Sendable {
         if let w = gyro, Self.allFinite(w) {
             gyroValid = true
             rate = w
-            // The steadiness means first: fewer values live across them (no register spills).
+            // The steadiness means first: fewer values live across them (fewer register spills).
             let steady = updateSteadiness(gyro: w, accelDirection: a, dt: dt)
             omega = w - gyroBias
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
