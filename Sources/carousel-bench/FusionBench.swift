@@ -60,52 +60,66 @@ struct FusionBench {
     /// Feeds `samplesPerRun` samples (the stream repeated, timestamps continuing) to a fresh
     /// estimator per run; with `readAngles` it also computes roll and pitch of each estimate
     /// (two `atan2`, as the daemon does), otherwise it only reads the up vector.
+    ///
+    /// The loop runs over whole passes of the stream (the last one cut to the remaining count)
+    /// through an unsafe buffer pointer, so that per sample it does nothing but copy the sample,
+    /// shift its timestamp and call the estimator: a `for … where done < samplesPerRun` loop
+    /// over the array tested the count and the array bounds on every sample.
     func throughput(_ stream: [IMUSample], readAngles: Bool = true, make: () -> AttitudeEstimator) -> [Double] {
-        repeatRuns(warmups: warmups, runs: runs) {
+        let period = Int64(stream.count) * 10_000_000
+        let total = samplesPerRun
+        return repeatRuns(warmups: warmups, runs: runs) {
             var estimator = make()
             var checksum = 0.0
-            let period = Int64(stream.count) * 10_000_000
             let t0 = BenchClock.threadCPUNanoseconds()
-            var done = 0
-            var pass: Int64 = 0
-            while done < samplesPerRun {
-                let shift = pass * period
-                for s in stream where done < samplesPerRun {
-                    var sample = s
-                    sample.timestampNanoseconds &+= shift
-                    if let e = estimator.update(sample) {
-                        checksum += readAngles ? e.roll + e.pitch : e.up.x
+            stream.withUnsafeBufferPointer { buffer in
+                var remaining = total
+                var shift: Int64 = 0
+                while remaining > 0 {
+                    let count = min(remaining, buffer.count)
+                    for i in 0..<count {
+                        var sample = buffer[i]
+                        sample.timestampNanoseconds &+= shift
+                        if let e = estimator.update(sample) {
+                            checksum += readAngles ? e.roll + e.pitch : e.up.x
+                        }
                     }
-                    done += 1
+                    remaining -= count
+                    shift &+= period
                 }
-                pass += 1
             }
             let elapsed = Double(BenchClock.threadCPUNanoseconds() - t0)
             blackHole(checksum)
-            return Double(samplesPerRun) / (elapsed * 1e-9)
+            return Double(total) / (elapsed * 1e-9)
         }
     }
 
     /// The accelerometer low-pass alone: `VectorLowPass` (three `ButterworthLowPass` biquads
     /// sharing one time base) at 5 Hz.
     func biquadThroughput(_ stream: [IMUSample]) -> [Double] {
-        repeatRuns(warmups: warmups, runs: runs) {
+        let total = samplesPerRun
+        let period = Double(stream.count) / 100
+        return repeatRuns(warmups: warmups, runs: runs) {
             var filter = VectorLowPass(cutoffHz: 5)
             var checksum = 0.0
             let t0 = BenchClock.threadCPUNanoseconds()
-            var done = 0
-            var pass = 0
-            while done < samplesPerRun {
-                let shift = Double(pass * stream.count) / 100
-                for s in stream where done < samplesPerRun {
-                    if let v = filter.update(s.accel, at: s.timeSeconds + shift) { checksum += v.x }
-                    done += 1
+            stream.withUnsafeBufferPointer { buffer in
+                var remaining = total
+                var pass = 0.0
+                while remaining > 0 {
+                    let count = min(remaining, buffer.count)
+                    let shift = pass * period
+                    for i in 0..<count {
+                        let s = buffer[i]
+                        if let v = filter.update(s.accel, at: s.timeSeconds + shift) { checksum += v.x }
+                    }
+                    remaining -= count
+                    pass += 1
                 }
-                pass += 1
             }
             let elapsed = Double(BenchClock.threadCPUNanoseconds() - t0)
             blackHole(checksum)
-            return Double(samplesPerRun) / (elapsed * 1e-9)
+            return Double(total) / (elapsed * 1e-9)
         }
     }
 }

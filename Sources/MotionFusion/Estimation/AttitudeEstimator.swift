@@ -55,7 +55,11 @@ public struct AttitudeEstimator: Sendable {
     private var firstTimestamp: Int64 = 0, hasFirstTimestamp = false
     private var lastTimestamp: Int64 = 0, hasLastTimestamp = false
     /// The latest estimate (held through "no data" samples), or nil before the first valid sample.
-    public private(set) var estimate: TiltEstimate?
+    public var estimate: TiltEstimate? {
+        hasEstimate ? TiltEstimate(timeSeconds: estimateTime, unitUp: estimateUp) : nil
+    }
+    // `estimate` as plain values and a flag (no optional to test and rebuild per sample).
+    private var estimateTime = 0.0, estimateUp = Vector3(0, 0, 1), hasEstimate = false
 
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -87,42 +91,44 @@ public struct AttitudeEstimator: Sendable {
     /// Feeds one sample (SI units, device frame, calibration already applied if any).
     /// - Returns: the estimate after this sample, or nil for "no data" (see the type's contract).
     public mutating func update(_ sample: IMUSample) -> TiltEstimate? {
+        let timestamp = sample.timestampNanoseconds
         if !hasFirstTimestamp {
-            firstTimestamp = sample.timestampNanoseconds
+            firstTimestamp = timestamp
             hasFirstTimestamp = true
         }
-        let t0 = firstTimestamp
-        let time = Self.seconds(from: t0, to: sample.timestampNanoseconds)
+        let time = Self.seconds(from: firstTimestamp, to: timestamp)
         // Zero or non-finite raw acceleration: "no data", checked before the low-pass so that
         // such a sample neither reaches the filter state nor yields a smoothed estimate.
-        // On the squared norm: > 0 and finite exactly when the norm is, without a square root.
-        let rawNorm2 = sample.accel.dot(sample.accel)
+        // On the squared norm: > 0 and finite exactly when the norm is, without a square root
+        // (and a finite squared norm means three finite components, what the low-pass needs).
+        let raw = sample.accel
+        let rawNorm2 = raw.dot(raw)
         guard rawNorm2 > 0, rawNorm2.isFinite else { return nil }
 
-        var accel = sample.accel
+        var accel = raw
+        var norm2 = rawNorm2
         if lowpassEnabled {
-            accel = lowpass.update(accel, at: time) ?? accel
+            accel = lowpass.update(finite: raw, timestampNanoseconds: timestamp)
+            norm2 = accel.dot(accel)
         }
-        let norm = accel.length
+        let norm = norm2.squareRoot()
         guard norm > 0, norm.isFinite else { return nil }  // zero vector: no direction, "no data"
         let direction = accel * (1 / norm)  // one division, not three
-        let gyro = sample.gyro  // non-finite rates: each filter ignores them (checks isFinite)
 
         var dt = 0.0
-        var restart = estimate == nil
+        var restart = !hasEstimate
         if hasLastTimestamp {
-            let step = Self.seconds(from: lastTimestamp, to: sample.timestampNanoseconds)
+            let step = Self.seconds(from: lastTimestamp, to: timestamp)
             if step > configuration.gapSeconds { restart = true }
             if step > 0 { dt = step }
         }
         if dt > 0 || !hasLastTimestamp {
-            lastTimestamp = sample.timestampNanoseconds
+            lastTimestamp = timestamp
             hasLastTimestamp = true
         }
-        if !restart, dt == 0, var current = estimate {
-            current.timeSeconds = max(current.timeSeconds, time)
-            estimate = current
-            return current
+        if !restart, dt == 0 {
+            estimateTime = max(estimateTime, time)
+            return TiltEstimate(timeSeconds: estimateTime, unitUp: estimateUp)
         }
 
         var up = direction
@@ -131,25 +137,24 @@ public struct AttitudeEstimator: Sendable {
             if restart {
                 fusion.initialise(accelDirection: direction)
             } else {
-                up = fusion.update(direction: direction, norm: norm, gyro: gyro, dt: dt)
+                // Non-finite rates: each filter ignores them (checks isFinite).
+                up = fusion.update(direction: direction, norm: norm, gyro: sample.gyro, dt: dt)
             }
         case .complementary:
             if restart { complementary.reset() }
-            up = complementary.update(accelDirection: direction, gyro: gyro, dt: dt)
+            up = complementary.update(accelDirection: direction, gyro: sample.gyro, dt: dt)
         case .accel:
             up = accelOnly.update(accelDirection: direction)
         }
-        let result = TiltEstimate(timeSeconds: time, unitUp: up)
-        estimate = result
-        return result
+        estimateTime = time
+        estimateUp = up
+        hasEstimate = true
+        return TiltEstimate(timeSeconds: time, unitUp: up)
     }
 
     /// `b − a` in seconds. A difference beyond Int64 (timestamps 292 years apart, only from a
     /// corrupt file) is computed in `Double` instead of wrapping around to a small step.
-    static func seconds(from a: Int64, to b: Int64) -> Double {
-        let (difference, overflow) = b.subtractingReportingOverflow(a)
-        return overflow ? (Double(b) - Double(a)) * 1e-9 : Double(difference) * 1e-9
-    }
+    @inline(__always) static func seconds(from a: Int64, to b: Int64) -> Double { secondsBetween(a, b) }
 
     /// Forgets the attitude and the time base (the fusion filter keeps its gyro bias).
     public mutating func reset() {
@@ -159,6 +164,6 @@ public struct AttitudeEstimator: Sendable {
         lowpass.reset()
         hasFirstTimestamp = false
         hasLastTimestamp = false
-        estimate = nil
+        hasEstimate = false
     }
 }

@@ -19,7 +19,8 @@ import Darwin
 ///
 /// - start-up: the attitude is initialised from the first valid accelerometer sample (zero
 ///   yaw), with no high-gain start-up ramp;
-/// - integration uses the exact quaternion exponential of each step's rotation;
+/// - integration is exact for each step's rotation, and only the up vector is propagated (see
+///   below): the yaw that a quaternion would integrate has no reference and no use for tilt;
 /// - acceleration rejection compares the angle between measured and estimated gravity with
 ///   `rejectionAngle` and the norm with `standardGravity · (1 ± normTolerance)`; while rejected,
 ///   the gyro alone propagates. Recovery: a rejected accelerometer is accepted again as soon as
@@ -42,7 +43,11 @@ import Darwin
 ///
 /// Correction law per step of `dt` seconds: `ω' = ω − b + k · (â × v)`, where `â` is the
 /// unit accelerometer direction and `v` the estimated up vector in the sensor frame; then
-/// `q ← q ⊗ exp(½ ω' dt)`. The correction moves `v` toward `â` at `k · sin(error)` rad/s,
+/// `q ← q ⊗ exp(½ ω' dt)`. Since `v = q* ⊗ z ⊗ q` (the earth z axis in the sensor frame), that
+/// step is `v ← exp(½ ω' dt)* ⊗ v ⊗ exp(½ ω' dt)`: `v` turned by the rotation vector `−ω' dt`,
+/// which the filter computes directly with Rodrigues' formula (`propagated(_:by:)`), without
+/// the quaternion: the same up vector to rounding, with fewer operations on the
+/// sample-to-sample dependency chain. The correction moves `v` toward `â` at `k · sin(error)` rad/s,
 /// with `k = (1 − e^(−gain·dt)) / dt`, which is `gain` to within `gain·dt/2` (relative) for
 /// `gain · dt ≪ 1`, so `gain` (1/s) is the inverse time constant of the tilt correction.
 /// Using `k` rather than `gain` itself keeps a high gain or a slow sample rate stable: one step
@@ -50,12 +55,14 @@ import Darwin
 /// `gain · dt > 2` diverges: gain 1000 at 100 Hz gave pitch errors of 90° on the x-io recording).
 public struct FusionFilter: Sendable {
     /// Tilt correction rate, 1/s (default 0.5: a 2 s time constant, Fusion's default gain).
-    public var gain: Double
+    public var gain: Double { didSet { correctionStep = 0 } }
     /// Maximum angle between measured and estimated gravity for the accelerometer to be used, radians.
-    public var rejectionAngle: Double { didSet { rejectionCosine = cos(rejectionAngle) } }
+    public var rejectionAngle: Double { didSet { rejectionCosine = Self.cosineLimit(rejectionAngle) } }
+    // cos(rejectionAngle), or −∞ from π on (every angle passes, as `angle ≤ rejectionAngle` would).
     private var rejectionCosine: Double
-    // Cache of the correction rate k for the last (dt, gain).
-    private var correctionStep = 0.0, correctionGain = 0.0, correctionRate = 0.0
+    // Cache, for the last step dt, of the correction rate k and of the integral bias step k_I·dt;
+    // `correctionStep = 0` (no step is 0) forces a recomputation when `gain` or `integralGain` change.
+    private var correctionStep = 0.0, correctionRate = 0.0, integralStep = 0.0
     /// Maximum relative deviation of `|a|` from `standardGravity` for the accelerometer to be used.
     public var normTolerance: Double
     /// Gyro rate (after bias removal) below which the device counts as still, rad/s.
@@ -71,7 +78,7 @@ public struct FusionFilter: Sendable {
     /// gives `k_I·dt² ≤ 1/4`: the linearised discrete poles lie in [0, 1)). A tilt error that
     /// the gyro did not cause (a start from a wrong attitude) is briefly taken for bias: it then overshoots by at
     /// most `e^(−2)` ≈ 13.5 % of the initial error before settling.
-    public var integralGain: Double?
+    public var integralGain: Double? { didSet { correctionStep = 0 } }
     /// Bound on each gyro-bias component, rad/s (default 0.6 ≈ 34 °/s, above the MPU-6050's
     /// ±20 °/s zero-rate offset). A raw gyro component beyond it never counts as steady.
     public var maxGyroBias: Double
@@ -85,10 +92,12 @@ public struct FusionFilter: Sendable {
     // Cache of the means' smoothing factor for the last dt (no exp per sample at a steady rate).
     private var steadyStep = 0.0, steadyAlpha = 0.0
 
-    /// Sensor → earth attitude (earth z up; yaw is arbitrary, it has no reference).
-    public var attitude: Quaternion? { hasAttitude ? q : nil }
-    private var q = Quaternion.identity, hasAttitude = false
-    // `q.upInSensorFrame`, kept from the step that set `q` (it starts the next step).
+    /// Sensor → earth attitude with zero yaw (`Quaternion(up:)` of the estimated up vector):
+    /// the filter tracks tilt only, yaw has no reference. Its `upInSensorFrame` is the last
+    /// up vector returned by `update`.
+    public var attitude: Quaternion? { hasAttitude ? Quaternion(up: up) : nil }
+    private var hasAttitude = false
+    // The estimated unit up vector in the sensor frame: the whole attitude state.
     private var up = Vector3(0, 0, 1)
     /// Current gyro bias estimate, rad/s.
     public private(set) var gyroBias: Vector3
@@ -103,7 +112,7 @@ public struct FusionFilter: Sendable {
                 steadyAccelAngle: Double = 0.01) {
         self.gain = gain
         self.rejectionAngle = rejectionAngle
-        self.rejectionCosine = cos(rejectionAngle)
+        self.rejectionCosine = Self.cosineLimit(rejectionAngle)
         self.normTolerance = normTolerance
         self.stillRate = stillRate
         self.stillTime = stillTime
@@ -114,10 +123,10 @@ public struct FusionFilter: Sendable {
         self.steadyAccelAngle = steadyAccelAngle
     }
 
-    /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection`.
+    /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection` (a unit
+    /// vector, as `AttitudeEstimator` gives it).
     public mutating func initialise(accelDirection: Vector3) {
-        q = Quaternion(up: accelDirection)
-        up = q.upInSensorFrame
+        up = accelDirection
         hasAttitude = true
         stillSeconds = 0
         accelerometerRejected = false
@@ -138,25 +147,26 @@ public struct FusionFilter: Sendable {
 
     /// `update(accel:gyro:dt:)` with the accelerometer already split into its unit direction and
     /// its norm (m/s²), as `AttitudeEstimator` has them.
+    @inline(always)
     mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
         guard hasAttitude else {
             initialise(accelDirection: a)
             return a
         }
-        var q = self.q
         guard dt > 0 else { return up }
 
-        let v = up
-        let error = a.cross(v)  // |error| = sin(angle between a and v)
-        var omega = Vector3.zero
+        var omega = Vector3.zero  // the bias-corrected rate, then the corrected rate, rad/s
+        var rate = Vector3.zero   // the raw rate (when valid)
         var useAccel = true
         var gyroValid = false
-        if let w = gyro, w.isFinite {
+        if let w = gyro, Self.allFinite(w) {
             gyroValid = true
+            rate = w
+            // The steadiness means first: fewer values live across them (fewer register spills).
+            let steady = updateSteadiness(gyro: w, accelDirection: a, dt: dt)
             omega = w - gyroBias
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
             let quietOK = abs(norm - standardGravity) <= 0.05 * standardGravity
-            let steady = updateSteadiness(gyro: w, accelDirection: a, dt: dt)
             if (omega.dot(omega) < stillRate * stillRate || steady) && quietOK {
                 stillSeconds += dt
             } else {
@@ -168,29 +178,28 @@ public struct FusionFilter: Sendable {
                 omega = w - gyroBias
             }
             // Both unit vectors: angle ≤ limit ⇔ a·v ≥ cos(limit) (no atan2 per sample).
-            let angleOK = rejectionAngle >= Double.pi || a.dot(v) >= rejectionCosine
+            let angleOK = a.dot(up) >= rejectionCosine
             useAccel = (angleOK && normOK) || still
         }
         accelerometerRejected = !useAccel
+        let v = up
         if useAccel {
-            if dt != correctionStep || gain != correctionGain {
-                // Recomputed only when the step or the gain changes (a steady rate: once).
+            let error = a.cross(v)  // |error| = sin(angle between a and v)
+            if dt != correctionStep {
+                // Recomputed only when the step, the gain or the integral gain changes (a steady
+                // rate: once).
                 correctionStep = dt
-                correctionGain = gain
                 correctionRate = oneMinusExpNegative(max(0, gain) * dt) / dt
+                integralStep = (integralGain ?? correctionRate * correctionRate / 4) * dt
             }
-            let kI = integralGain ?? correctionRate * correctionRate / 4
-            if kI > 0, gyroValid {
+            if integralStep > 0, gyroValid {  // k_I > 0
                 // Mahony's ḃ = −k_I·(â × v): the bias absorbs what the correction keeps fixing.
-                let newBias = clampedBias(gyroBias - error * (kI * dt))
-                omega = omega + (gyroBias - newBias)
-                gyroBias = newBias
+                gyroBias = clampedBias(gyroBias - error * integralStep)
+                omega = rate - gyroBias
             }
             omega = omega + error * correctionRate
         }
-        q = Self.renormalized(q * Quaternion(rotationVector: omega * dt))
-        self.q = q
-        up = q.upInSensorFrame
+        up = Self.renormalized(Self.propagated(v, by: omega * dt))
         return up
     }
 
@@ -230,21 +239,66 @@ public struct FusionFilter: Sendable {
             && abs(w.x) <= maxGyroBias && abs(w.y) <= maxGyroBias && abs(w.z) <= maxGyroBias
     }
 
-    /// `q` scaled back to unit norm. The product of two unit quaternions is unit to within a
+    /// The up vector `v` (sensor frame) after the body turned by the rotation vector `r = ω' dt`
+    /// (radians): `v` turned by `−r`, Rodrigues' rotation formula
+    /// `v' = v cos θ − (sin θ / θ) (r × v) + ((1 − cos θ) / θ²) (r · v) r`, θ = |r|, which equals
+    /// `p* ⊗ v ⊗ p` with `p = exp(½ r)` (the quaternion step this replaces).
+    /// Below θ = 0.01 rad (1 rad/s at 100 Hz) `sin θ / θ` and `(1 − cos θ) / θ²` are their Taylor
+    /// series truncated after θ⁴, with constant reciprocals rather than divisions on the
+    /// dependency chain, and `cos θ = 1 − θ² · (1 − cos θ) / θ²`; the first omitted terms
+    /// (θ⁶/5040 on a term of size ≤ θ, θ⁶/40320 on terms of size ≤ θ²) move `v'` by < 1e-17.
+    /// Above, the half-angle forms `1 − cos θ = 2 sin²(θ/2)`, `sin θ = 2 sin(θ/2) cos(θ/2)` keep
+    /// every coefficient accurate.
+    @inline(__always) static func propagated(_ v: Vector3, by r: Vector3) -> Vector3 {
+        let theta2 = r.dot(r)
+        let sinc, versine: Double  // sin θ / θ, (1 − cos θ) / θ²
+        if theta2 < 1e-4 {
+            sinc = 1 - theta2 * (1.0 / 6 - theta2 * (1.0 / 120))
+            versine = 0.5 - theta2 * (1.0 / 24 - theta2 * (1.0 / 720))
+        } else {
+            let theta = theta2.squareRoot()
+            let halfSine = sin(0.5 * theta), halfCosine = cos(0.5 * theta)
+            sinc = 2 * halfSine * halfCosine / theta
+            versine = 2 * halfSine * halfSine / theta2
+        }
+        let cosine = 1 - theta2 * versine
+        return v * cosine - r.cross(v) * sinc + r * (versine * r.dot(v))
+    }
+
+    /// `v` scaled back to unit length. A unit vector turned by `propagated` is unit to within a
     /// few ulps, so one Newton step for `1/√n²`, `(3 − n²) / 2`, equals the exact factor to
     /// O((n² − 1)²) ≈ 1e-32: the same result to rounding without a square root and a division
-    /// on the sample-to-sample dependency chain. Anything farther from unit (or not finite)
-    /// takes the exact path (`Quaternion.normalized`, identity when degenerate).
-    @inline(__always) static func renormalized(_ q: Quaternion) -> Quaternion {
-        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
-        guard n2 > 0.999, n2 < 1.001 else { return q.normalized }
-        let f = 1.5 - 0.5 * n2
-        return Quaternion(w: q.w * f, x: q.x * f, y: q.y * f, z: q.z * f)
+    /// on the sample-to-sample dependency chain. Anything farther from unit takes the exact path
+    /// (and a zero or non-finite vector, from a non-finite step, gives `(0, 0, 1)`).
+    @inline(__always) static func renormalized(_ v: Vector3) -> Vector3 {
+        let n2 = v.dot(v)
+        guard n2 > 0.999, n2 < 1.001 else { return v.normalized ?? Vector3(0, 0, 1) }
+        return v * (1.5 - 0.5 * n2)
+    }
+
+    /// `w.isFinite`, computed as `0·x + 0·y + 0·z == 0`: a product by zero is ±0 for a finite
+    /// component and NaN for an infinite or NaN one, so the sum is zero exactly when all three
+    /// are finite. A few floating-point operations instead of testing each exponent's bits.
+    @inline(__always) static func allFinite(_ w: Vector3) -> Bool {
+        w.x * 0 + w.y * 0 + w.z * 0 == 0
     }
 
     /// Each component limited to ±`maxGyroBias`.
     @inline(__always) private func clampedBias(_ b: Vector3) -> Vector3 {
         let m = max(0, maxGyroBias)
-        return Vector3(min(max(b.x, -m), m), min(max(b.y, -m), m), min(max(b.z, -m), m))
+        return Vector3(Self.clamped(b.x, m), Self.clamped(b.y, m), Self.clamped(b.z, m))
+    }
+
+    /// `x` limited to [−m, m] (`min(max(x, −m), m)` for the finite values it gets), written with
+    /// comparisons so that it compiles to one `maxsd` and one `minsd`.
+    @inline(__always) private static func clamped(_ x: Double, _ m: Double) -> Double {
+        let low = x < -m ? -m : x
+        return low > m ? m : low
+    }
+
+    /// The cosine that `a · v` (unit vectors) is compared with for an angle limit: `cos(limit)`,
+    /// or −∞ from π on, where every angle passes.
+    static func cosineLimit(_ limit: Double) -> Double {
+        limit >= Double.pi ? -Double.infinity : cos(limit)
     }
 }

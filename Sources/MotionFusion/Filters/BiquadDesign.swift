@@ -14,10 +14,14 @@ struct BiquadDesign: Sendable {
     var coefficients: BiquadCoefficients? { designed ? current : nil }
     /// The step the coefficients were designed for, seconds.
     var designStep: Double? { designed ? currentStep : nil }
-    // Plain values with flags rather than optionals: this runs once per sample.
+    // Plain values with a flag rather than optionals: this runs once per sample. The smoothed
+    // step exists exactly when coefficients do (both are set by the first step or the nominal
+    // one), so `designed` flags both.
     private var current = BiquadCoefficients(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
     private var currentStep = 0.0, designed = false
-    private var averageStep = 0.0, hasAverage = false
+    // `redesignTolerance · currentStep`, computed with each design.
+    private var redesignLimit = 0.0
+    private var averageStep = 0.0
 
     /// - Parameter nominalStep: the step to design for before any is measured, seconds, if known.
     init(cutoffHz: Double, redesignTolerance: Double, nominalStep: Double? = nil) {
@@ -25,17 +29,19 @@ struct BiquadDesign: Sendable {
         self.redesignTolerance = redesignTolerance
         if let step = nominalStep, step > 0 {
             averageStep = step
-            hasAverage = true
             design(step: step)
         }
     }
 
     /// Accounts for a step of `dt` seconds (> 0) and returns the coefficients to use for it.
     @inline(__always) mutating func coefficients(forStep dt: Double) -> BiquadCoefficients {
-        let average = hasAverage ? averageStep + 0.05 * (dt - averageStep) : dt
+        guard designed else {
+            averageStep = dt
+            return design(step: dt)
+        }
+        let average = averageStep + 0.05 * (dt - averageStep)
         averageStep = average
-        hasAverage = true
-        if designed, abs(average - currentStep) <= redesignTolerance * currentStep {
+        if abs(average - currentStep) <= redesignLimit {
             return current
         }
         return design(step: average)
@@ -46,6 +52,7 @@ struct BiquadDesign: Sendable {
         let c = BiquadCoefficients.butterworthLowPass(cutoffHz: cutoffHz, sampleRateHz: 1 / step)
         current = c
         currentStep = step
+        redesignLimit = redesignTolerance * step
         designed = true
         return c
     }

@@ -18,3 +18,11 @@ enum SampleStep {
         return .step(dt)
     }
 }
+
+/// `b − a` in seconds, for integer nanosecond timestamps: one exact integer difference
+/// converted once. A difference beyond Int64 (timestamps 292 years apart, only from a corrupt
+/// file) is computed in `Double` instead of wrapping around to a small step.
+@inline(__always) func secondsBetween(_ a: Int64, _ b: Int64) -> Double {
+    let (difference, overflow) = b.subtractingReportingOverflow(a)
+    return overflow ? (Double(b) - Double(a)) * 1e-9 : Double(difference) * 1e-9
+}
