@@ -118,7 +118,7 @@ public final class IIOSensorSource: SensorSource {
     }
 
     public func readAvailable(into samples: inout [IMUSample]) throws(SensorError) {
-        if let monitor {
+        if let monitor, isReady(monitor.pollDescriptor) {
             for event in monitor.events() { handle(event) }
         }
         guard let accelReader else { return }
@@ -367,6 +367,18 @@ public final class IIOSensorSource: SensorSource {
     private func setStatus(_ s: SensorStatus, _ message: String?) {
         status = s
         statusMessage = message
+    }
+
+    /// Whether `fd` of the epoll set has input waiting (one `epoll_wait` with no timeout). The
+    /// udev monitor is read only then: asking libudev on every sample cost a `recvmsg` per
+    /// sample, far heavier under umockdev, which emulates the uevent socket.
+    private func isReady(_ fd: Int32) -> Bool {
+        guard epollFD >= 0 else { return true }
+        return withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: 8) { events in
+            let n = epoll_wait(epollFD, events.baseAddress, Int32(events.count), 0)
+            guard n >= 0 else { return true }  // cannot tell: ask libudev, as before
+            return events[0..<Int(n)].contains { $0.data.fd == fd }
+        }
     }
 
     /// Makes the epoll set hold exactly the fds that matter now.
