@@ -46,6 +46,8 @@ final class ClientSession {
     var wantsItems = false
     /// STATE rate limit in effect for this client, Hz.
     var maxRateHz: Double
+    /// `1 / maxRateHz` in ns, computed when the rate is set (not per STATE considered).
+    var frameIntervalNanoseconds: Int64 = 0
     var wantsSamples = false
     /// `seq` of the last STATE sent to this client (0: none).
     var lastStateSeq: UInt64 = 0

@@ -225,7 +225,7 @@ public final class DaemonCore {
         func consider(_ t: Int64) { deadline = min(deadline ?? t, t) }
         if isMoving { consider(lastFrame + frameInterval(limits.maxRateHz)) }
         for s in watchers() where !s.writeBlocked && !s.hasUnsentState && s.lastStateSeq < seq {
-            consider((s.lastStateTime ?? Int64.min / 2) + frameInterval(s.maxRateHz))
+            consider((s.lastStateTime ?? Int64.min / 2) + s.frameIntervalNanoseconds)
         }
         for (_, t) in lingering { consider(t) }
         return deadline
@@ -247,6 +247,7 @@ public final class DaemonCore {
                                 handle: Int32 = -1) -> Bool {
         let session = ClientSession(id: id, credentials: credentials, mayControl: mayControl,
                                     maxRateHz: limits.maxRateHz, handle: handle)
+        session.frameIntervalNanoseconds = frameInterval(limits.maxRateHz)
         let accepted = clientCount < limits.maxClients
         sessions[id] = session
         order.append(id)
@@ -407,6 +408,7 @@ public final class DaemonCore {
             // The WATCH reply states the rate in effect: capped by max_rate_hz and raised to
             // the slowest rate the frame timer honours (1e-300 was echoed though 0.001 applied).
             s.maxRateHz = max(min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz), Self.minimumRateHz)
+            s.frameIntervalNanoseconds = frameInterval(s.maxRateHz)
             send(.watch(enable: w.enable, items: w.items, maxRateHz: s.maxRateHz), to: s)
             if w.enable { deliverState(to: s, now: now, force: true) }
             return
@@ -589,27 +591,29 @@ public final class DaemonCore {
     /// previous STATE has gone: a newer one stays pending (`lastStateSeq < seq`) and is sent,
     /// coalesced, when the queue drains (`wrote`), so at most one STATE is ever queued.
     private func deliverState(to s: ClientSession, now: Int64, force: Bool) {
-        guard let p = published, !s.dropped else { return }
+        guard published != nil, !s.dropped else { return }
         if !force, s.hasUnsentState || s.writeBlocked { return }
-        if !force, let last = s.lastStateTime, now - last < frameInterval(s.maxRateHz) { return }
+        if !force, let last = s.lastStateTime, now - last < s.frameIntervalNanoseconds { return }
         // Encoded once per snapshot, for the first client that needs it; the others only
-        // reference it (no per-client copy of the snapshot written back).
+        // reference it. The line is read in place: copying the whole snapshot per watcher
+        // retained and released both of its lines.
         let line: [UInt8]
         if s.wantsItems {
-            if let cached = p.lineWithItems { line = cached } else {
+            if let cached = published?.lineWithItems { line = cached } else if let p = published {
                 line = encode(p, items: true)
                 published?.lineWithItems = line
-            }
+            } else { return }
         } else {
-            if let cached = p.line { line = cached } else {
+            if let cached = published?.line { line = cached } else if let p = published {
                 line = encode(p, items: false)
                 published?.line = line
-            }
+            } else { return }
         }
         s.lastStateSeq = seq
         s.lastStateTime = now
         append(line, to: s)
         s.stateEnd = s.output.count
+        guard !s.heldAfterState.isEmpty else { return }
         let held = s.heldAfterState
         s.heldAfterState = []
         for l in held { append(l, to: s) }
