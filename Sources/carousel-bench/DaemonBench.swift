@@ -9,7 +9,7 @@ import Glibc
 ///   replay source (no preload library);
 /// - idle: CPU and wake-ups per second (context switches of all threads, /proc) with no client,
 ///   and that the IIO buffer stays disabled (no sensor reads);
-/// - sample-to-STATE latency with 1 and 16 watchers: a scan written to the PTY behind the
+/// - sample-to-STATE latency with 1 and 16 watchers: a scan written to the FIFO behind the
 ///   mocked accelerometer's `/dev/iio:device0` (the moment the sample becomes readable) until
 ///   the STATE line's `recv` returns in each client. Samples are 30 ms apart (more than
 ///   1/max_rate_hz = 16.7 ms) and follow a 20° sine of 20 samples, so each changes the
@@ -39,7 +39,7 @@ struct DaemonBench {
         }
         let directory = String(cString: made)
         defer { removeDirectory(directory) }
-        reporter.section("daemon (\(executable); IIO source: umockdev buffered accelerometer on a PTY)")
+        reporter.section("daemon (\(executable); IIO source: umockdev buffered accelerometer on a FIFO)")
 
         try startupFigures(executable, directory)
 
@@ -98,7 +98,7 @@ struct DaemonBench {
             reporter.report(Measurement(name: "daemon.latency_p99.watchers_\(watchers)", unit: "µs", samples: p99,
                                         target: "≤ 1000", check: { $0 <= 1000 }))
             // The same latency in two parts, at the STATE's `time_ns` (the daemon's loop taking
-            // the wake-up): the mock PTY, the kernel and the scheduler before it; the daemon's
+            // the wake-up): the mock FIFO, the kernel and the scheduler before it; the daemon's
             // processing, the send and the client's wake-up after it.
             reporter.report(Measurement(name: "daemon.latency_p50.write_to_daemon_loop.watchers_\(watchers)", unit: "µs",
                                         samples: split.wakeP50))

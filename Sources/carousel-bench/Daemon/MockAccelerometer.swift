@@ -1,10 +1,14 @@
 import CUmockdev
 import Glibc
 
-/// A buffered IIO accelerometer in a umockdev testbed whose `/dev/iio:device0` is a PTY: each
-/// scan the benchmark writes to the PTY's master end becomes readable on the device node at
-/// once, exactly like a sample the kernel pushes into the IIO buffer. This is how the daemon
-/// benchmark controls when a sample becomes readable (DESIGN §8, docs/SENSORS.md).
+/// A buffered IIO accelerometer in a umockdev testbed whose `/dev/iio:device0` is a FIFO: each
+/// scan the benchmark writes to the FIFO becomes readable on the device node at once and wakes
+/// the reader directly, like a sample the kernel's trigger handler pushes into the IIO buffer.
+/// This is how the daemon benchmark controls when a sample becomes readable (DESIGN §8,
+/// docs/SENSORS.md). (umockdev makes the node a PTY; a PTY delivers written bytes through a
+/// kernel work item, one more scheduler hop than the IIO buffer has, which put up to 1 ms of
+/// the mock's own wake-up into the latency tail, so the node is replaced by a FIFO; libiio reads
+/// it through the same `read()` fallback it used on the PTY.)
 ///
 /// Scan layout (our own description, in the style of a 16-bit I²C accelerometer): x, y, z as
 /// `le:s16/16>>0` at byte 0, 2, 4, two bytes of padding, then the `le:s64/64>>0` timestamp at
@@ -58,6 +62,8 @@ final class MockAccelerometer {
     private let testbed: UnsafeMutablePointer<UMockdevTestbed>
     /// The sandbox root, passed to the daemon as `UMOCKDEV_DIR`.
     let rootDirectory: String
+    /// The FIFO's descriptor, open for reading and writing so the daemon's reads see EAGAIN,
+    /// not end of file, when no scan is waiting.
     private let master: Int32
 
     /// - Throws: `BenchError` when libumockdev fails.
@@ -77,21 +83,24 @@ final class MockAccelerometer {
             g_object_unref(UnsafeMutableRawPointer(tb))
             throw BenchError("umockdev: bad device description: \(message)")
         }
-        let fd = umockdev_testbed_get_dev_fd(tb, Self.node)
+        let nodePath = rootDirectory + Self.node
+        unlink(nodePath)
+        guard mkfifo(nodePath, 0o600) == 0 else {
+            g_object_unref(UnsafeMutableRawPointer(tb))
+            throw BenchError.system("mkfifo \(nodePath)")
+        }
+        let fd = open(nodePath, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             g_object_unref(UnsafeMutableRawPointer(tb))
-            throw BenchError("umockdev: \(Self.node) is not a PTY-backed node")
-        }
-        // Raw mode: no line discipline may alter or hold back scan bytes.
-        var attributes = termios()
-        if tcgetattr(fd, &attributes) == 0 {
-            cfmakeraw(&attributes)
-            _ = tcsetattr(fd, TCSANOW, &attributes)
+            throw BenchError.system("open \(nodePath)")
         }
         master = fd
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(testbed)) }
+    deinit {
+        close(master)
+        g_object_unref(UnsafeMutableRawPointer(testbed))
+    }
 
     /// Environment that makes a child process see the testbed.
     var environment: [String: String] {
@@ -117,7 +126,7 @@ final class MockAccelerometer {
         return le(x) + le(Int16(0)) + le(z) + [0, 0] + le(timestampNanoseconds)
     }
 
-    /// Writes one scan to the PTY; returns CLOCK_MONOTONIC just before the write (ns), which is
+    /// Writes one scan to the FIFO; returns CLOCK_MONOTONIC just before the write (ns), which is
     /// also the scan's timestamp.
     /// - Throws: `BenchError` when the write fails or is short.
     @discardableResult
@@ -125,7 +134,7 @@ final class MockAccelerometer {
         let now = BenchClock.monotonicNanoseconds()
         let bytes = Self.scan(rollDegrees: rollDegrees, timestampNanoseconds: now)
         let n = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-        guard n == bytes.count else { throw BenchError.system("write to the PTY of \(Self.node)") }
+        guard n == bytes.count else { throw BenchError.system("write to the FIFO of \(Self.node)") }
         return now
     }
 }
