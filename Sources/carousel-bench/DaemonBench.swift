@@ -72,21 +72,7 @@ struct DaemonBench {
 
         // Idle: no client at all.
         usleep(500_000)
-        var idleCPU: [Double] = [], idleWakeups: [Double] = []
-        for _ in 0..<runs {
-            let a = probe.snapshot()
-            usleep(UInt32(windowSeconds * 1e6))
-            let b = probe.snapshot()
-            let seconds = Double(b.time - a.time) * 1e-9
-            idleCPU.append(Double(b.cpuNanoseconds - a.cpuNanoseconds) / (seconds * 1e9) * 100)
-            idleWakeups.append(Double(b.voluntarySwitches - a.voluntarySwitches + b.involuntarySwitches
-                                      - a.involuntarySwitches) / seconds)
-        }
-        reporter.report(Measurement(name: "daemon.idle.wakeups_per_s", unit: "1/s", samples: idleWakeups,
-                                    target: "0 (no periodic wake-up)", check: { $0 < 0.5 }))
-        reporter.report(Measurement(name: "daemon.idle.cpu", unit: "% of one core", samples: idleCPU))
-        let idleBufferEnabled = mock.bufferEnabled
-        reporter.note("idle: IIO buffer enabled = \(idleBufferEnabled ? "yes (sensor read while idle!)" : "no (0 sensor reads)")")
+        idleFigures(name: "idle", label: "idle", probe: probe, mock: mock)
         if let m = probe.memoryKilobytes() {
             reporter.report(Measurement(name: "daemon.rss_idle.iio_umockdev", unit: "MB", samples: [Double(m.rss) / 1024],
                                         target: "≤ 16", check: { $0 <= 16 }))
@@ -123,25 +109,32 @@ struct DaemonBench {
         // tilted 20° with tilt enabled: once the carousel settles (≈ 1 s of snap animation),
         // the daemon must be idle again, with no stale tilt scrolling it on.
         usleep(1_500_000)
-        var afterCPU: [Double] = [], afterWakeups: [Double] = []
-        for _ in 0..<runs {
-            let a = probe.snapshot()
-            usleep(UInt32(windowSeconds * 1e6))
-            let b = probe.snapshot()
-            let seconds = Double(b.time - a.time) * 1e-9
-            afterCPU.append(Double(b.cpuNanoseconds - a.cpuNanoseconds) / (seconds * 1e9) * 100)
-            afterWakeups.append(Double(b.voluntarySwitches - a.voluntarySwitches + b.involuntarySwitches
-                                        - a.involuntarySwitches) / seconds)
-        }
-        reporter.report(Measurement(name: "daemon.idle_after_last_watcher.wakeups_per_s", unit: "1/s", samples: afterWakeups,
-                                    target: "0 (no periodic wake-up)", check: { $0 < 0.5 }))
-        reporter.report(Measurement(name: "daemon.idle_after_last_watcher.cpu", unit: "% of one core", samples: afterCPU))
-        reporter.note("idle after the last watcher left: IIO buffer enabled = \(mock.bufferEnabled ? "yes (sensor read while idle!)" : "no (0 sensor reads)")")
+        idleFigures(name: "idle_after_last_watcher", label: "idle after the last watcher left", probe: probe, mock: mock)
         if let m = probe.memoryKilobytes() {
             reporter.report(Measurement(name: "daemon.rss_peak.iio_umockdev_256_watchers", unit: "MB",
                                         samples: [Double(m.hwm) / 1024], target: "≤ 16", check: { $0 <= 16 }))
         }
         daemon.stop()
+    }
+
+    /// `runs` windows of CPU (% of one core) and wake-ups per second (voluntary + involuntary
+    /// context switches of all threads), reported as `daemon.<name>.wakeups_per_s` (target: no
+    /// periodic wake-up) and `daemon.<name>.cpu`, and whether the daemon has the IIO buffer enabled.
+    func idleFigures(name: String, label: String, probe: ProcessProbe, mock: MockAccelerometer) {
+        var cpu: [Double] = [], wakeups: [Double] = []
+        for _ in 0..<runs {
+            let a = probe.snapshot()
+            usleep(UInt32(windowSeconds * 1e6))
+            let b = probe.snapshot()
+            let seconds = Double(b.time - a.time) * 1e-9
+            cpu.append(Double(b.cpuNanoseconds - a.cpuNanoseconds) / (seconds * 1e9) * 100)
+            wakeups.append(Double(b.voluntarySwitches - a.voluntarySwitches + b.involuntarySwitches
+                                  - a.involuntarySwitches) / seconds)
+        }
+        reporter.report(Measurement(name: "daemon.\(name).wakeups_per_s", unit: "1/s", samples: wakeups,
+                                    target: "0 (no periodic wake-up)", check: { $0 < 0.5 }))
+        reporter.report(Measurement(name: "daemon.\(name).cpu", unit: "% of one core", samples: cpu))
+        reporter.note("\(label): IIO buffer enabled = \(mock.bufferEnabled ? "yes (sensor read while idle!)" : "no (0 sensor reads)")")
     }
 
     // MARK: - Start-up
