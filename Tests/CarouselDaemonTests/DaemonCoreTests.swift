@@ -280,11 +280,14 @@ struct CoreHarness {
         _ = h.read(c)
         h.send(#"{"cmd":"scroll_to","index":5,"animated":true}"#, from: c)
         _ = h.read(c)
-        // As the shell does: send from `withPendingOutput`, then report what was written.
+        // As the shell does: `flush` hands the queued bytes to `send`, which takes them all.
         func writeAll() -> (address: UInt, count: Int) {
-            let (address, count) = h.core.withPendingOutput(for: c) { (UInt(bitPattern: $0.baseAddress), $0.count) }
-            h.core.wrote(count, to: c, blocked: false, now: h.now)
-            return (address, count)
+            var written: (address: UInt, count: Int) = (0, 0)
+            _ = h.core.flush(c, now: h.now) { bytes in
+                written = (UInt(bitPattern: bytes.baseAddress), bytes.count)
+                return .wrote(bytes.count)
+            }
+            return written
         }
         var addresses: Set<UInt> = []
         for _ in 0..<5 {
@@ -296,8 +299,8 @@ struct CoreHarness {
         }
         // Every frame's STATE was queued in the same storage: no allocation per client per STATE.
         #expect(addresses.count == 1)
-        #expect(h.core.withPendingOutput(for: c) { $0.count } == 0)
-        #expect(h.core.withPendingOutput(for: ClientID(99)) { $0.count } == 0)
+        #expect(h.core.pendingOutput(for: c).isEmpty)
+        #expect(h.core.pendingOutput(for: ClientID(99)).isEmpty)
     }
 
     @Test func indexWaitsForTheCoalescedStateThatShowsTheRest() throws {

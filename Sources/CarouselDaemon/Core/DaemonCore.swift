@@ -135,18 +135,6 @@ public final class DaemonCore {
         return s.output[s.outputStart...]
     }
 
-    /// Calls `body` with the bytes waiting to be written to `id` (empty when none), for the
-    /// shell's `send`. Unlike holding `pendingOutput(for:)` across `wrote`, nothing keeps a
-    /// reference to the queue's buffer afterwards, so the drained queue reuses it for the next
-    /// STATE instead of allocating a new one (once per client per STATE in the fan-out).
-    public func withPendingOutput<R>(for id: ClientID, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        guard let s = sessions[id], s.pendingOutputCount > 0 else {
-            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
-        }
-        let start = s.outputStart
-        return try s.output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-    }
-
     /// What one write attempt did (`flush(_:now:write:)`).
     public enum WriteResult: Equatable, Sendable {
         /// The kernel took this many bytes (≥ 1).
@@ -170,11 +158,11 @@ public final class DaemonCore {
         case close
     }
 
-    /// Writes `id`'s queued output through `write` until it drains or `write` stops, doing
-    /// what `withPendingOutput`, `wrote`, `shouldClose` and `isClosing` do together with a
-    /// single lookup of the connection (the shell calls this for each connection
-    /// `takeClientsToFlush` returns, once per loop). A STATE held back for a slow client goes
-    /// out as soon as its queue drains, within the same call.
+    /// Writes `id`'s queued output through `write` until it drains or `write` stops, doing what
+    /// `pendingOutput`, `wrote`, `shouldClose` and `isClosing` do together with a single lookup
+    /// of the connection (the shell calls this for each connection `takeClientsToFlush`
+    /// returns, once per loop). A STATE held back for a slow client goes out as soon as its
+    /// queue drains, within the same call; the drained queue keeps its storage for the next one.
     /// - Parameter write: one `send` of the given bytes (never empty); must not call back into the core.
     public func flush(_ id: ClientID, now: Int64, write: (UnsafeRawBufferPointer) -> WriteResult) -> FlushOutcome {
         guard let s = sessions[id], !s.dropped else { return .close }
@@ -214,9 +202,6 @@ public final class DaemonCore {
 
     /// Whether `id`'s connection is to be shut down for writing once its output is flushed.
     public func isClosing(_ id: ClientID) -> Bool { sessions[id]?.closeAfterFlush ?? false }
-
-    /// Clients still connected, in connection order.
-    public var clientIDs: [ClientID] { order }
 
     /// When the shell must call `tick(now:)` next (CLOCK_MONOTONIC ns), nil when nothing is due
     /// (an idle carousel with every watcher up to date: no wake-ups).
