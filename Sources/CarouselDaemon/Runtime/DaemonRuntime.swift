@@ -418,8 +418,15 @@ final class DaemonRuntime {
 
     // MARK: - Clients
 
+    /// Connections accepted per wake-up of the listener. Accepting until the backlog was empty
+    /// let a client that connects and closes in a loop keep the loop here: no timer, sensor or
+    /// client event ran (watchers got no STATE) and the dead connections were not closed
+    /// (thousands of descriptors) for as long as the flood lasted. The listener is
+    /// level-triggered: what is left is taken on the next pass, after the other events.
+    private static let acceptsPerWakeup = 32
+
     private func acceptClients(now: Int64) {
-        while true {
+        for _ in 0..<Self.acceptsPerWakeup {
             let fd = clinux_accept(listenFD)
             if fd < 0 {
                 let e = clinux_errno()
