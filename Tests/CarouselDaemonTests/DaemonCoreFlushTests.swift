@@ -1,3 +1,5 @@
+import IIOSensors
+import MotionFusion
 import CarouselProtocol
 import Testing
 @testable import CarouselDaemon
@@ -181,5 +183,34 @@ import Testing
         h.send(#"{"cmd":"status"}"#, from: b)
         #expect(h.core.pendingOutput(for: b).isEmpty)
         #expect(String(decoding: written[11]!.dropFirst(30), as: UTF8.self).hasPrefix(#"{"class":"STATUS""#))
+    }
+
+    /// A sensor that goes away (absent, error, stale) while the device is tilted: its tilt was
+    /// dropped from STATE but the engine kept the last roll, so the carousel scrolled on with
+    /// `tilt` 0 in every STATE, and when the last watcher then left, `sensorStopped` found no
+    /// tilt to drop and the unwatched daemon kept waking at 60 Hz.
+    @Test func aSensorThatGoesAwayStopsDrivingTheCarouselAndTheDaemonGoesIdle() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        _ = h.read(c)
+        h.tilt.roll = -14  // 390 pt/s toward higher indices (DaemonCoreTests)
+        h.now += 100 * CoreHarness.ms
+        h.core.samplesArrived([IMUSample(timestampNanoseconds: 0, accel: Vector3(0, 0, 9.81))], now: h.now)
+        #expect(h.read(c).first?["phase"] == .string("tilting"))
+        _ = h.run(until: h.now + 900 * CoreHarness.ms, reading: c)
+        // Offset 351 pt (position 1.35) when the sensor is unplugged.
+        h.core.sensorChanged(status: .absent, name: nil, message: "unplugged", now: h.now)
+        let watched = h.run(until: h.now + 3_000 * CoreHarness.ms, reading: c).map(\.1)
+        let last = try #require(watched.last { $0["class"] == .string("STATE") })
+        #expect(last["tilt"]?["roll_deg"] == .number(0))
+        #expect(last["phase"] == .string("idle"))
+        #expect(last["index"] == .number(1))
+        #expect(last["offset"] == .number(260))
+        #expect(h.core.nextDeadline == nil)
+        // The last watcher leaves; the shell stops the sensor: still nothing due.
+        h.core.clientDisconnected(c)
+        h.core.sensorStopped(now: h.now)
+        #expect(h.core.nextDeadline == nil)
     }
 }

@@ -327,10 +327,20 @@ public final class DaemonCore {
     /// the nearest card): otherwise an unwatched daemon went on scrolling, and waking 60 times a
     /// second, on the roll it had when the last watcher left.
     public func sensorStopped(now: Int64) {
-        guard tilt != nil else { return }
+        guard dropTilt(now: now) else { return }
+        publish(now: now)
+    }
+
+    /// Forgets the last tilt and levels the engine (the roll it follows), as if the device were
+    /// level. Returns whether there was a tilt to drop. Both go together: a sensor gone absent
+    /// used to clear only `tilt`, so STATE said 0° while the carousel scrolled on at the last
+    /// roll, and the `sensorStopped` that followed found nothing to drop.
+    @discardableResult
+    private func dropTilt(now: Int64) -> Bool {
+        guard tilt != nil || engine.tiltRollDegrees != 0 else { return false }
         tilt = nil
         engine.tilt(rollDegrees: 0, at: seconds(now))
-        publish(now: now)
+        return true
     }
 
     /// The sensor's status changed: SENSOR to watchers, and the STATE `sensor` field follows.
@@ -339,7 +349,7 @@ public final class DaemonCore {
         sensorStatus = status
         sensorName = name
         sensorMessage = message
-        if status != .ok && status != .replay { tilt = nil }
+        if status != .ok && status != .replay { dropTilt(now: now) }
         let line = ServerMessage.sensor(status: status.rawValue, name: name, message: message).encodedLine()
         for s in watchers() { append(line, to: s) }
         publish(now: now)

@@ -18,6 +18,7 @@ final class DaemonRuntime {
         static let frameTimer: UInt64 = 3
         static let watchdog: UInt64 = 4
         static let sensor: UInt64 = 5
+        static let acceptRetry: UInt64 = 6
         static let clientBase: UInt64 = 1 << 32
     }
 
@@ -35,6 +36,17 @@ final class DaemonRuntime {
     private var frameTimerFD: Int32 = -1
     private var armedDeadline: Int64?
     private var watchdogFD: Int32 = -1
+    /// One-shot timer that puts the listener back after `accept` ran out of descriptors.
+    private var acceptRetryFD: Int32 = -1
+    /// The listener is out of the epoll set: `accept` failed for lack of descriptors or memory
+    /// (EMFILE, ENFILE, ENOBUFS, ENOMEM). It stays readable with connections waiting, so
+    /// retrying at once spun the loop at 100 % CPU and logged a warning per attempt (tens of
+    /// thousands a second) until a descriptor came free. It comes back when a client closes or
+    /// after `acceptRetryNanoseconds`.
+    private var acceptPaused = false
+    /// The out-of-descriptors warning was logged and no `accept` has succeeded since.
+    private var acceptStarvationLogged = false
+    private static let acceptRetryNanoseconds: Int64 = 100_000_000
 
     private var source: SensorSource
     private var sourceStarted = false
@@ -159,13 +171,15 @@ final class DaemonRuntime {
         let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
         signalFD = signals.withUnsafeBufferPointer { clinux_signalfd_for($0.baseAddress, Int32($0.count)) }
         frameTimerFD = clinux_timerfd_create()
-        guard signalFD >= 0, frameTimerFD >= 0 else {
+        acceptRetryFD = clinux_timerfd_create()
+        guard signalFD >= 0, frameTimerFD >= 0, acceptRetryFD >= 0 else {
             log.error("signalfd/timerfd: errno \(clinux_errno())")
             return .software
         }
         do {
             try epoll.add(signalFD, events: Epoll.readable, token: Token.signals)
             try epoll.add(frameTimerFD, events: Epoll.readable, token: Token.frameTimer)
+            try epoll.add(acceptRetryFD, events: Epoll.readable, token: Token.acceptRetry)
         } catch {
             log.error(error.description)
             return .software
@@ -235,7 +249,7 @@ final class DaemonRuntime {
         if sourceStarted { source.stop() }
         if listenFD >= 0 { close(listenFD) }
         if let path = ownedSocketPath { unlink(path) }
-        for fd in [signalFD, frameTimerFD, watchdogFD] where fd >= 0 { close(fd) }
+        for fd in [signalFD, frameTimerFD, watchdogFD, acceptRetryFD] where fd >= 0 { close(fd) }
         log.notice("stopped")
     }
 
@@ -263,6 +277,9 @@ final class DaemonRuntime {
                     _ = clinux_timerfd_read(watchdogFD)
                     _ = options.notifier.watchdog()
                 case Token.sensor: readSensor(now: now)
+                case Token.acceptRetry:
+                    _ = clinux_timerfd_read(acceptRetryFD)
+                    resumeAccepting()
                 default:
                     if event.token >= Token.clientBase {
                         clientEvent(ClientID(Int(event.token - Token.clientBase)), events: event.events, now: now)
@@ -401,15 +418,27 @@ final class DaemonRuntime {
 
     // MARK: - Clients
 
+    /// Connections accepted per wake-up of the listener. Accepting until the backlog was empty
+    /// let a client that connects and closes in a loop keep the loop here: no timer, sensor or
+    /// client event ran (watchers got no STATE) and the dead connections were not closed
+    /// (thousands of descriptors) for as long as the flood lasted. The listener is
+    /// level-triggered: what is left is taken on the next pass, after the other events.
+    private static let acceptsPerWakeup = 32
+
     private func acceptClients(now: Int64) {
-        while true {
+        for _ in 0..<Self.acceptsPerWakeup {
             let fd = clinux_accept(listenFD)
             if fd < 0 {
                 let e = clinux_errno()
                 if e == EINTR || e == ECONNABORTED { continue }
-                if e != EAGAIN && e != EWOULDBLOCK { log.warning("accept: errno \(e)") }
+                if e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM {
+                    pauseAccepting(errno: e)
+                } else if e != EAGAIN && e != EWOULDBLOCK {
+                    log.warning("accept: errno \(e)")
+                }
                 return
             }
+            acceptStarvationLogged = false
             var pid: pid_t = 0, uid: uid_t = 0, gid: gid_t = 0
             guard clinux_peer_credentials(fd, &pid, &uid, &gid) == 0 else {
                 log.warning("SO_PEERCRED: errno \(clinux_errno()); closing the connection")
@@ -432,6 +461,31 @@ final class DaemonRuntime {
             let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials),
                                                 now: now, handle: fd)
             log.debug("\(id) connected (pid \(pid), uid \(uid))\(accepted ? "" : ": refused, max_clients reached")")
+        }
+    }
+
+    /// Takes the listener out of the epoll set until a client closes or the retry timer fires
+    /// (see `acceptPaused`); warns once per episode.
+    private func pauseAccepting(errno e: Int32) {
+        if !acceptStarvationLogged {
+            acceptStarvationLogged = true
+            log.warning("accept: errno \(e) (out of descriptors or memory, [server] max_clients \(core.limits.maxClients)); "
+                        + "new connections wait until a client leaves")
+        }
+        guard !acceptPaused else { return }
+        acceptPaused = true
+        epoll.remove(listenFD)
+        _ = clinux_timerfd_set(acceptRetryFD, Self.acceptRetryNanoseconds, 0)
+    }
+
+    private func resumeAccepting() {
+        guard acceptPaused else { return }
+        acceptPaused = false
+        _ = clinux_timerfd_set(acceptRetryFD, 0, 0)
+        do {
+            try epoll.add(listenFD, events: Epoll.readable, token: Token.listener)
+        } catch {
+            log.error("listener: \(error.description)")
         }
     }
 
@@ -519,6 +573,7 @@ final class DaemonRuntime {
         if let connection = clients.removeValue(forKey: id) {
             epoll.remove(connection.fd)
             close(connection.fd)
+            resumeAccepting()  // a descriptor came free
         }
         core.clientDisconnected(id)
     }

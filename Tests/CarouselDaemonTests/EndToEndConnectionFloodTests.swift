@@ -1,0 +1,57 @@
+import CarouselProtocol
+import CarouselTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client that connects and closes in a loop must not starve the watchers: the daemon's
+/// accept loop took connections until the backlog was empty, and a flood kept it non-empty (each
+/// accept slower than the last, with the dead connections piling up unclosed), so no timer,
+/// sensor or client event was handled for as long as the flood lasted.
+@Suite(.serialized) struct EndToEndConnectionFloodTests {
+    static func monotonicNanoseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
+
+    @Test func aConnectCloseFloodDoesNotStarveAWatcher() throws {
+        // A device held at a steady 20° roll, replayed in a loop: in velocity mode the cyclic
+        // carousel scrolls without end, so a watcher is due a STATE every 1/60 s.
+        let recording = try EndToEndRecenterTests.steadyRecording()
+        defer { unlink(recording) }
+        let daemon = try E2EDaemon("connection-flood", overrides: [
+            "sensor": ["source": "replay", "replay_file": recording, "replay_loop": "yes"],
+            "filter": ["method": "accel"],
+            "tilt": ["enabled": "yes", "mode": "velocity"],
+            "carousel": ["cyclic": "yes"],
+            "server": ["max_clients": "4096"],
+        ])
+        let watcher = try daemon.client()
+        try watcher.send(#"{"cmd":"watch"}"#)
+        _ = try watcher.readUntil { $0.isState && $0["phase"] == .string("tilting") }
+
+        // 1.5 s of connections closed at once, never read (the socket buffer keeps the
+        // watcher's STATEs meanwhile: ~90 lines of ~300 bytes).
+        let start = Self.monotonicNanoseconds()
+        let end = start + 1_500_000_000
+        var flooded = 0
+        while Self.monotonicNanoseconds() < end {
+            let c = try SocketClient(path: daemon.socketPath)
+            c.close()
+            flooded += 1
+        }
+        // STATEs stamped inside the flood window, read after it.
+        let marker = try SocketClient(path: daemon.socketPath)
+        _ = try marker.readJSON()
+        let states = try watcher.readUntil(timeoutSeconds: 10) {
+            $0.isState && ($0["time_ns"]?.number ?? 0) >= Double(end)
+        }.filter { $0.isState }
+        let during = states.compactMap { $0["time_ns"]?.number }.filter { $0 >= Double(start) && $0 < Double(end) }
+        // 60 Hz for 1.5 s is 90; a loaded test machine may run the daemon less often, but a
+        // starved watcher got none.
+        #expect(during.count >= 30, "\(during.count) STATEs during a flood of \(flooded) connections")
+        #expect(try daemon.stop() == 0)
+    }
+}
