@@ -70,6 +70,8 @@ final class DaemonRuntime {
     }
 
     private var clients: [ClientID: Connection] = [:]
+    /// `SO_SNDBUF` of every client socket, bytes (the kernel doubles it for its bookkeeping).
+    static let clientSendBufferBytes: Int32 = 16 * 1024
     /// Reused by `flushClients` (no allocation per loop).
     private var flushIDs: [ClientID] = []
     private var nextClient = 1
@@ -445,6 +447,12 @@ final class DaemonRuntime {
                 close(fd)
                 continue
             }
+            // A small send buffer, so a watcher that stops reading makes the socket refuse more
+            // within about half a second of STATEs and the core coalesces from then on: with
+            // the kernel's default (~208 KiB) it found ~4 s of old STATEs queued when it read
+            // again. Lines too big for it (item STATEs) are queued and flushed as before.
+            var sendBuffer = Self.clientSendBufferBytes
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
             if core.clientCount >= core.limits.maxClients { reapHungUpClients() }
             let id = ClientID(nextClient)
             nextClient += 1
