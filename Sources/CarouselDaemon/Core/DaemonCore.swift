@@ -200,6 +200,14 @@ public final class DaemonCore {
         return s.dropped
     }
 
+    /// Whether `id` watches or streams samples (and is not being dropped or closed): such a
+    /// client that shuts down its sending side (`shutdown(SHUT_WR)`, `nc -N`) after its
+    /// requests is kept and served until it closes.
+    public func isSubscribed(_ id: ClientID) -> Bool {
+        guard let s = sessions[id], !s.dropped, !s.closeAfterFlush else { return false }
+        return s.watching || s.wantsSamples
+    }
+
     /// Whether `id`'s connection is to be shut down for writing once its output is flushed.
     public func isClosing(_ id: ClientID) -> Bool { sessions[id]?.closeAfterFlush ?? false }
 

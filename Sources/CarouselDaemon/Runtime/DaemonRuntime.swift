@@ -66,6 +66,9 @@ final class DaemonRuntime {
         var writeInterest = false
         /// `shutdown(SHUT_WR)` was done after its final line.
         var shutDown = false
+        /// The peer shut down its sending side while watching: no more reads (EOF would be
+        /// reported forever), only writes, until it closes (EPOLLHUP) or a send fails.
+        var readClosed = false
         init(fd: Int32) { self.fd = fd }
     }
 
@@ -504,8 +507,11 @@ final class DaemonRuntime {
         let rdhup: Int16 = 0x2000
         for (id, connection) in clients {
             var p = pollfd(fd: connection.fd, events: Int16(POLLIN) | rdhup, revents: 0)
-            guard poll(&p, 1, 0) == 1, p.revents & (rdhup | Int16(POLLHUP) | Int16(POLLERR)) != 0 else { continue }
-            closeClient(id)
+            guard poll(&p, 1, 0) == 1 else { continue }
+            let gone = p.revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0
+            // Half-closed but watching: still a client (see `clientEvent`), not a hang-up.
+            let halfClosed = p.revents & rdhup != 0 && !core.isSubscribed(id)
+            if gone || halfClosed { closeClient(id) }
         }
     }
 
@@ -515,9 +521,16 @@ final class DaemonRuntime {
         if events & Epoll.writable != 0 { flush(id, connection, now: now) }
         guard clients[id] != nil else { return }
         if events & (Epoll.readable | Epoll.hangup) != 0 {
+            // Only EPOLLHUP/EPOLLERR reach a read-closed connection: the peer is gone.
+            if connection.readClosed { closeClient(id); return }
             let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n > 0 {
                 core.received(readBuffer[0..<n], from: id, now: now)
+            } else if n == 0, events & UInt32(EPOLLHUP.rawValue) == 0, core.isSubscribed(id) {
+                // Half-closed (`shutdown(SHUT_WR)` after `watch`, as `nc -N` or `socat` do when
+                // their input ends): keep serving it; stop reading, since EOF stays readable.
+                connection.readClosed = true
+                updateInterest(id, connection)
             } else if n == 0 || (clinux_errno() != EAGAIN && clinux_errno() != EINTR) {
                 closeClient(id)
             }
@@ -571,9 +584,15 @@ final class DaemonRuntime {
 
     private func setWriteInterest(_ id: ClientID, _ connection: Connection, _ on: Bool) {
         guard on != connection.writeInterest else { return }
-        var events = Epoll.readable | UInt32(EPOLLRDHUP.rawValue)
-        if on { events |= Epoll.writable }
         connection.writeInterest = on
+        updateInterest(id, connection)
+    }
+
+    /// The connection's epoll interest from its state: readable unless read-closed, writable
+    /// while output waits for room. (EPOLLHUP and EPOLLERR are always reported.)
+    private func updateInterest(_ id: ClientID, _ connection: Connection) {
+        var events: UInt32 = connection.readClosed ? 0 : Epoll.readable | UInt32(EPOLLRDHUP.rawValue)
+        if connection.writeInterest { events |= Epoll.writable }
         try? epoll.modify(connection.fd, events: events, token: Token.clientBase + UInt64(id.rawValue))
     }
 
