@@ -63,10 +63,14 @@ cleanup() {
     fi
     rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+# An interrupted run stops everything and exits 130/143 without a table (a trap that only
+# cleaned up let the script go on and print figures of killed daemons).
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "iio-sensor-proxy $(dpkg-query -W -f='${Version}' iio-sensor-proxy), carouseld $("$carouseld" --version 2>/dev/null | head -1)"
+echo "iio-sensor-proxy $(dpkg-query -W -f='${Version}' iio-sensor-proxy), $("$carouseld" --version 2>/dev/null | head -1)"
 
 /usr/bin/python3 - "$work" "$carouseld" "$duration" <<'PY' &
 import gi, json, os, random, select, signal, subprocess, sys, time
@@ -74,7 +78,11 @@ gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev
 
 work, carouseld, duration = sys.argv[1], sys.argv[2], int(sys.argv[3])
+# Ctrl-C reaches the whole process group: stop (the `finally` below stops the children) and
+# report nothing, rather than going on with daemons that were interrupted too. A background job
+# of a script starts with SIGINT ignored, so the handler is installed explicitly.
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
 children = []
 
 def spawn(argv, env, **kw):

@@ -38,7 +38,11 @@ struct DaemonBench {
             throw BenchError.system("mkdtemp")
         }
         let directory = String(cString: made)
-        defer { removeDirectory(directory) }
+        ChildRegistry.removeOnInterrupt(directory)
+        defer {
+            removeDirectory(directory)
+            ChildRegistry.forgetDirectory(directory)
+        }
         reporter.section("daemon (\(executable); IIO source: umockdev buffered accelerometer on a FIFO)")
 
         try startupFigures(executable, directory)
@@ -339,7 +343,12 @@ struct DaemonBench {
 
     /// `--carouseld PATH`, else `carouseld` next to this executable.
     func daemonExecutable() throws -> String {
-        if let carouseldPath { return carouseldPath }
+        if let carouseldPath {
+            guard access(carouseldPath, X_OK) == 0 else {
+                throw BenchError("--carouseld \(carouseldPath): not an executable file (\(String(cString: strerror(errno))))")
+            }
+            return carouseldPath
+        }
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { throw BenchError.system("readlink /proc/self/exe") }

@@ -10,7 +10,7 @@ struct Reporter {
     func section(_ title: String) {
         guard !json else { return }
         print("\n== \(title)")
-        print(pad("measurement", 46) + pad("median", 14, right: true) + pad("min", 12, right: true)
+        print(pad("measurement", 60) + pad("median", 14, right: true) + pad("min", 12, right: true)
               + pad("max", 12, right: true) + "  " + pad("unit", 14) + "runs  target")
     }
 
@@ -38,7 +38,7 @@ struct Reporter {
         } else {
             var verdict = ""
             if let t = m.target { verdict = t + (m.meetsTarget == true ? "  ok" : "  MISSED") }
-            print(pad(m.name, 46) + pad(Self.human(m.median), 14, right: true)
+            print(pad(m.name, 60) + pad(Self.human(m.median), 14, right: true)
                   + pad(Self.human(m.minimum), 12, right: true) + pad(Self.human(m.maximum), 12, right: true)
                   + "  " + pad(m.unit, 14) + pad(String(m.runs), 6) + verdict)
         }

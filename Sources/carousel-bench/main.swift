@@ -1,17 +1,26 @@
 import Glibc
 
 // carousel-bench: performance figures of carouseld (docs/PERFORMANCE.md).
-// Build and run in release mode: `swift run -c release carousel-bench engine|fusion|daemon|all [--json]`.
+// Build in release mode: `swift build -c release`, then `.build/release/carousel-bench all`.
 
 let usage = """
-usage: carousel-bench engine|fusion|daemon|all [--json] [--runs N] [--carouseld PATH]
-  engine   visible-attribute frame cost (10 vs 1,000,000 items), attributes/s, 60 s session CPU
-  fusion   samples/s through the default estimator + biquad
-  daemon   sample-to-STATE latency, CPU with 256 watchers, idle wake-ups, RSS, start-up to READY
-  --json   one JSON object per measurement (name, unit, value, runs, median, min, max)
+usage: carousel-bench engine|fusion|daemon|all [--json] [--runs N] [--samples N] [--carouseld PATH]
+  engine   visible-attribute frame cost (10 vs 1,000,000 items), attributes/s per layout style,
+           CPU of a 60 s session at 120 Hz
+  fusion   samples/s through the default estimator + biquad (the target), and through its parts
+           and the other estimators
+  daemon   start-up to READY, idle wake-ups (before any client and after the last watcher),
+           sample-to-STATE latency with 1 and 16 watchers, CPU with 256 watchers at 60 Hz, RSS;
+           runs the carouseld built beside this binary under umockdev
+  all      engine, fusion and daemon
+  --json   one JSON object per line: name, unit, value (= median), runs, median, min, max, and
+           target (text) and meets_target for figures with a target
   --runs N measured runs per figure (default 7; a warm-up precedes them)
   --samples N  fusion samples per run (default 2,000,000; lower it under valgrind)
   --carouseld PATH  the daemon binary to measure (default: carouseld next to this binary)
+Environment: CAROUSEL_BENCH_DEBUG=1 prints every latency sample of the daemon benchmark.
+SIGINT/SIGTERM stop the daemons it started, remove its temporary files and exit 130/143.
+Figures, targets and how each is measured: docs/PERFORMANCE.md.
 
 """
 

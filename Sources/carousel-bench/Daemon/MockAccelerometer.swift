@@ -75,6 +75,7 @@ final class MockAccelerometer {
             throw BenchError("umockdev: testbed has no root directory")
         }
         rootDirectory = String(cString: root)
+        ChildRegistry.removeOnInterrupt(rootDirectory)  // umockdev removes it at deinit
         g_free(root)
         var error: UnsafeMutablePointer<GError>?
         guard umockdev_testbed_add_from_string(tb, Self.description, &error) != 0 else {
@@ -98,6 +99,7 @@ final class MockAccelerometer {
     }
 
     deinit {
+        ChildRegistry.forgetDirectory(rootDirectory)
         close(master)
         g_object_unref(UnsafeMutableRawPointer(testbed))
     }
