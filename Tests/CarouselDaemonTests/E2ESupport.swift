@@ -59,11 +59,57 @@ final class E2EDaemon {
         return try process.wait()
     }
 
+    /// Extra files the test made for this daemon (a recording), removed with it.
+    var ownedFiles: [String] = []
+
+    /// A device held still, rolled 20° about its y axis: gravity `g·(sin 20°, 0, cos 20°)`, so
+    /// the estimated roll is ±20° whatever the sign convention (INTERFACES §2 fixes it; tests
+    /// only need its size). 100 Hz for 2 s, in the native CSV format; returns its path.
+    static func steadyRollRecording() throws -> String {
+        let path = TestTemp.path("steady-roll.csv")
+        let g = 9.80665, angle = 20 * Double.pi / 180
+        var text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
+        for k in 0..<200 {
+            text += "\(k * 10_000_000),\(g * sin(angle)),0,\(g * cos(angle)),0,0,0\n"
+        }
+        try TestTemp.write(text, to: path)
+        return path
+    }
+
+    /// The `[sensor]` and `[filter]` overrides that replay `recording` in a loop through the
+    /// accelerometer estimator (the recording has no gyroscope).
+    static func steadyRollSensor(_ recording: String) -> [String: [String: String]] {
+        ["sensor": ["source": "replay", "replay_file": recording, "replay_loop": "yes"], "filter": ["method": "accel"]]
+    }
+
+    /// A daemon replaying `steadyRollRecording()` in a loop (removed with the daemon). With
+    /// `scrolling`, tilt drives the cyclic carousel in velocity mode: it scrolls without end and
+    /// a watcher is due a STATE every 1/60 s. `overrides` are applied last.
+    static func steadyRoll(_ name: String, scrolling: Bool, overrides: [String: [String: String]] = [:]) throws -> E2EDaemon {
+        let recording = try steadyRollRecording()
+        var all = steadyRollSensor(recording)
+        if scrolling {
+            all["tilt"] = ["enabled": "yes", "mode": "velocity"]
+            all["carousel"] = ["cyclic": "yes"]
+        }
+        for (section, keys) in overrides { all[section, default: [:]].merge(keys) { $1 } }
+        let daemon: E2EDaemon
+        do {
+            daemon = try E2EDaemon(name, overrides: all)
+        } catch {
+            unlink(recording)
+            throw error
+        }
+        daemon.ownedFiles.append(recording)
+        return daemon
+    }
+
     deinit {
         if !process.hasExited {
             process.signal(SIGKILL)
             _ = try? process.wait()
         }
+        for file in ownedFiles { unlink(file) }
         unlink(configPath)
         unlink(socketPath)
         unlink(process.logPath)

@@ -17,17 +17,9 @@ import Glibc
     }
 
     @Test func aConnectCloseFloodDoesNotStarveAWatcher() throws {
-        // A device held at a steady 20° roll, replayed in a loop: in velocity mode the cyclic
-        // carousel scrolls without end, so a watcher is due a STATE every 1/60 s.
-        let recording = try EndToEndRecenterTests.steadyRecording()
-        defer { unlink(recording) }
-        let daemon = try E2EDaemon("connection-flood", overrides: [
-            "sensor": ["source": "replay", "replay_file": recording, "replay_loop": "yes"],
-            "filter": ["method": "accel"],
-            "tilt": ["enabled": "yes", "mode": "velocity"],
-            "carousel": ["cyclic": "yes"],
-            "server": ["max_clients": "4096"],
-        ])
+        // A steady 20° roll: the cyclic carousel scrolls without end, a STATE due every 1/60 s.
+        let daemon = try E2EDaemon.steadyRoll("connection-flood", scrolling: true,
+                                              overrides: ["server": ["max_clients": "4096"]])
         let watcher = try daemon.client()
         try watcher.send(#"{"cmd":"watch"}"#)
         _ = try watcher.readUntil { $0.isState && $0["phase"] == .string("tilting") }

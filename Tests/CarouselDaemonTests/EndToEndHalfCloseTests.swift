@@ -18,15 +18,8 @@ import Glibc
     }
 
     @Test func aHalfClosedWatcherKeepsGettingStatesUntilItCloses() throws {
-        // A steady 20° roll in velocity mode: the cyclic carousel scrolls without end.
-        let recording = try EndToEndRecenterTests.steadyRecording()
-        defer { unlink(recording) }
-        let daemon = try E2EDaemon("half-close", overrides: [
-            "sensor": ["source": "replay", "replay_file": recording, "replay_loop": "yes"],
-            "filter": ["method": "accel"],
-            "tilt": ["enabled": "yes", "mode": "velocity"],
-            "carousel": ["cyclic": "yes"],
-        ])
+        // A steady 20° roll: the cyclic carousel scrolls without end.
+        let daemon = try E2EDaemon.steadyRoll("half-close", scrolling: true)
         let watcher = try daemon.client()
         try watcher.send(#"{"cmd":"watch"}"#)
         Glibc.shutdown(watcher.fd, Int32(SHUT_WR))

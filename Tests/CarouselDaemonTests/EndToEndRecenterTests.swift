@@ -8,20 +8,6 @@ import Glibc
 /// `recenter_tilt` survives a reload that does not touch the tilt pipeline's settings, and a
 /// reload that does (`[filter]`) starts a fresh pipeline (and so drops the recenter).
 @Suite(.serialized) struct EndToEndRecenterTests {
-    /// A device held still, rolled 20° about its y axis: gravity `g·(sin 20°, 0, cos 20°)`, so
-    /// the estimated roll is ±20° whatever the sign convention (INTERFACES §2 fixes it; the test
-    /// only needs its size). 100 Hz for 2 s, replayed in a loop.
-    static func steadyRecording() throws -> String {
-        let path = TestTemp.path("steady-roll.csv")
-        let g = 9.80665, angle = 20 * Double.pi / 180
-        var text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
-        for k in 0..<200 {
-            text += "\(k * 10_000_000),\(g * sin(angle)),0,\(g * cos(angle)),0,0,0\n"
-        }
-        try TestTemp.write(text, to: path)
-        return path
-    }
-
     /// Sends `poll` and returns the STATE's roll, degrees.
     func polledRoll(_ c: SocketClient) throws -> Double {
         try c.send(#"{"cmd":"poll"}"#)
@@ -35,12 +21,9 @@ import Glibc
     }
 
     @Test func recenterSurvivesAReloadThatKeepsThePipelineSettings() throws {
-        let recording = try Self.steadyRecording()
-        defer { unlink(recording) }
-        let daemon = try E2EDaemon("recenter-reload", overrides: [
-            "sensor": ["source": "replay", "replay_file": recording, "replay_loop": "yes"],
-            "filter": ["method": "accel"],
-        ])
+        // A device held still at 20° of roll (E2EDaemon.steadyRollRecording), tilt not driving.
+        let daemon = try E2EDaemon.steadyRoll("recenter-reload", scrolling: false)
+        let recording = try #require(daemon.ownedFiles.first)
         let c = try daemon.client()
         try c.send(#"{"cmd":"samples","enable":true}"#)
         try waitForSamples(c, 20)
@@ -58,10 +41,9 @@ import Glibc
         #expect(abs(try polledRoll(c)) < 0.5)
 
         // A reload that changes [filter]: a new pipeline, the device's 20° shows again.
-        try TestTemp.write(E2EDaemon.configText(socketPath: daemon.socketPath, overrides: [
-            "sensor": ["source": "replay", "replay_file": recording, "replay_loop": "yes"],
-            "filter": ["method": "accel", "lowpass_hz": "4"],
-        ]), to: daemon.configPath)
+        var changed = E2EDaemon.steadyRollSensor(recording)
+        changed["filter"]?["lowpass_hz"] = "4"
+        try TestTemp.write(E2EDaemon.configText(socketPath: daemon.socketPath, overrides: changed), to: daemon.configPath)
         try c.send(#"{"cmd":"reload"}"#)
         #expect(try c.readUntil { $0["class"] == .string("ACK") }.last?["cmd"] == .string("reload"))
         try waitForSamples(c, 20)

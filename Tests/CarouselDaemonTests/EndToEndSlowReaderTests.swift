@@ -11,16 +11,9 @@ import Glibc
 /// kernel's default send buffer (~208 KiB) that took ~230 STATEs (~4 s at 60 Hz) of backlog.
 @Suite(.serialized) struct EndToEndSlowReaderTests {
     @Test func aWatcherThatPausesReadsLittleBacklogBeforeTheNewestState() throws {
-        // A steady 20° roll in velocity mode: the cyclic carousel scrolls without end and a
-        // watcher is due a STATE every 1/60 s.
-        let recording = try EndToEndRecenterTests.steadyRecording()
-        defer { unlink(recording) }
-        let daemon = try E2EDaemon("slow-reader-backlog", overrides: [
-            "sensor": ["source": "replay", "replay_file": recording, "replay_loop": "yes"],
-            "filter": ["method": "accel"],
-            "tilt": ["enabled": "yes", "mode": "velocity"],
-            "carousel": ["cyclic": "yes"],
-        ])
+        // A steady 20° roll: the cyclic carousel scrolls without end and a watcher is due a
+        // STATE every 1/60 s.
+        let daemon = try E2EDaemon.steadyRoll("slow-reader-backlog", scrolling: true)
         let c = try daemon.client()
         try c.send(#"{"cmd":"watch"}"#)
         _ = try c.readUntil { $0.isState && $0["phase"] == .string("tilting") }
