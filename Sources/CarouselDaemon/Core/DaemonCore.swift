@@ -672,13 +672,7 @@ public final class DaemonCore {
                 s.writeBlocked = true
             case .failed:
                 // The peer is gone (EPIPE, ECONNRESET): the shell closes it on its next pass.
-                s.dropped = true
-                s.output = []
-                s.outputStart = 0
-                s.stateEnd = 0
-                s.heldAfterState = []
-                rosterChanged()
-                markForFlush(s)
+                discard(s)
                 return
             }
         }
@@ -686,14 +680,19 @@ public final class DaemonCore {
         markForFlush(s)
     }
 
-    private func drop(_ s: ClientSession, reason: String) {
+    /// Marks `s` for closing and forgets its output; the shell closes it on its next pass.
+    private func discard(_ s: ClientSession) {
         s.dropped = true
-        rosterChanged()
-        markForFlush(s)
         s.output = []
         s.outputStart = 0
         s.stateEnd = 0
         s.heldAfterState = []
+        rosterChanged()
+        markForFlush(s)
+    }
+
+    private func drop(_ s: ClientSession, reason: String) {
+        discard(s)
         clientDropped(s.id, s.credentials,
                       "output backlog over the \(limits.outputLimit)-byte bound (\(reason)): the client does not read fast enough")
     }
