@@ -1,4 +1,5 @@
 import CarouselProtocol
+import CLinux
 import CarouselTestSupport
 import Testing
 #if canImport(Glibc)
@@ -10,12 +11,6 @@ import Glibc
 /// accept slower than the last, with the dead connections piling up unclosed), so no timer,
 /// sensor or client event was handled for as long as the flood lasted.
 @Suite(.serialized) struct EndToEndConnectionFloodTests {
-    static func monotonicNanoseconds() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
-    }
-
     @Test func aConnectCloseFloodDoesNotStarveAWatcher() throws {
         // A steady 20° roll: the cyclic carousel scrolls without end, a STATE due every 1/60 s.
         let daemon = try E2EDaemon.steadyRoll("connection-flood", scrolling: true,
@@ -30,10 +25,10 @@ import Glibc
         func take(_ line: String) {
             if let v = try? WireJSONParser.parse(line), v.isState, let t = v["time_ns"]?.number { stamps.append(t) }
         }
-        let start = Self.monotonicNanoseconds()
+        let start = clinux_monotonic_ns()
         let end = start + 1_500_000_000
         var flooded = 0
-        while Self.monotonicNanoseconds() < end {
+        while clinux_monotonic_ns() < end {
             for _ in 0..<50 {
                 let c = try SocketClient(path: daemon.socketPath)
                 c.close()

@@ -1,4 +1,5 @@
 import CarouselProtocol
+import CLinux
 import CarouselTestSupport
 import Testing
 #if canImport(Glibc)
@@ -20,9 +21,7 @@ import Glibc
         // 3 s without reading: 180 STATEs are due meanwhile.
         var pause = timespec(tv_sec: 3, tv_nsec: 0)
         nanosleep(&pause, nil)
-        var resumed = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &resumed)
-        let resumedNanoseconds = Double(Int64(resumed.tv_sec) * 1_000_000_000 + Int64(resumed.tv_nsec))
+        let resumedNanoseconds = Double(clinux_monotonic_ns())
         // What was waiting, up to the first STATE made after the pause.
         let lines = try c.readUntil(timeoutSeconds: 5) { $0.isState && ($0["time_ns"]?.number ?? 0) >= resumedNanoseconds }
         let backlog = lines.filter(\.isState).count - 1
