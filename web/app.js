@@ -35,9 +35,9 @@ const announcer = new Announcer(document.querySelector("[aria-live]"), (index) =
 new CarouselInput(root, client, { reducedMotion: () => reducedMotion.matches });
 
 // For tests, benchmarks and the curious: what was sent, and the page's own cost per STATE.
-const stats = { stateScriptMs: [], states: 0, garbage: 0, errors: [] };
+const stats = { stateScriptMs: [], states: 0, late: 0, garbage: 0, errors: [] };
 const sent = [];
-window.carousel = { client, renderer, sent, stats };
+window.carousel = { client, renderer, sent, stats, drawnSeq: null };
 
 // ---- geometry: the page tells the daemon its real viewport and a card size that suits it ----
 
@@ -106,11 +106,42 @@ client.addEventListener("layout", (e) => {
   sendGeometry(false);
 });
 
+// A STATE is drawn as soon as it arrives, unless it arrives late: after a stall (a hung tab, a
+// busy device) the bridge's socket buffers hand over seconds of old STATEs at once, and drawing
+// each would replay the past. Lateness is the STATE's age on the page's clock (`time_ns` is the
+// daemon's CLOCK_MONOTONIC: only differences count) above the smallest age seen, which tracks
+// the transport's normal latency; late STATEs are coalesced and only the newest is drawn, once
+// per frame.
+const LATE_MS = 50;
+let baselineAge = Infinity, baselineAt = 0, pendingState = null;
+
+function lateness(state) {
+  const now = performance.now();
+  const age = now - state.time_ns / 1e6;
+  if (!Number.isFinite(age)) return 0;
+  // Let the baseline rise slowly (1 ms per second) so that clock drift cannot pin it.
+  baselineAge = Math.min(age, baselineAge + (now - baselineAt) * 1e-3);
+  baselineAt = now;
+  return age - baselineAge;
+}
+
+function draw(state) {
+  renderer.render(state.items, state.index);
+  window.carousel.drawnSeq = state.seq;
+  status.setState(state, client.sensor?.message);
+}
+
 client.addEventListener("state", (e) => {
   const state = e.detail;
-  renderer.render(state.items, state.index);
-  status.setState(state, client.sensor?.message);
   stats.states += 1;
+  if (lateness(state) > LATE_MS) {
+    stats.late += 1;
+    if (!pendingState) requestAnimationFrame(() => { const s = pendingState; pendingState = null; if (s) draw(s); });
+    pendingState = state;
+    return;
+  }
+  pendingState = null;
+  draw(state);
   const ms = performance.now() - client.messageReceivedAt;
   if (stats.stateScriptMs.length >= 8192) stats.stateScriptMs.shift();
   stats.stateScriptMs.push(ms);

@@ -22,6 +22,8 @@ export class CarouselRenderer {
     this.free = [];
     /** Every element ever created (the pool's size is the most items ever visible at once). */
     this.created = 0;
+    /** The most cards shown at once. */
+    this.peak = 0;
     this.centered = null;
   }
 
@@ -46,12 +48,21 @@ export class CarouselRenderer {
    * @param {number|null} centeredIndex  STATE `index` (gets aria-current and focusable content)
    */
   render(items, centeredIndex) {
-    const seen = new Set();
+    const shown = new Map();
     for (const item of items) {
       if (!wellFormed(item)) continue;
       const key = `${item.index}:${item.instance}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (!shown.has(key)) shown.set(key, item);
+    }
+    // Cards that left go back to the pool first, so the ones that came are drawn with them.
+    for (const [key, el] of this.live) {
+      if (shown.has(key)) continue;
+      this.live.delete(key);
+      el.hidden = true;
+      this.free.push(el);
+    }
+    this.peak = Math.max(this.peak, shown.size);
+    for (const [key, item] of shown) {
       let el = this.live.get(key);
       if (!el) {
         el = this.free.pop() || this._create();
@@ -73,12 +84,6 @@ export class CarouselRenderer {
         if (current) el.setAttribute("aria-current", "true"); else el.removeAttribute("aria-current");
         el.setAttribute("aria-hidden", current ? "false" : "true");
       }
-    }
-    for (const [key, el] of this.live) {
-      if (seen.has(key)) continue;
-      this.live.delete(key);
-      el.hidden = true;
-      this.free.push(el);
     }
   }
 

@@ -27,7 +27,7 @@ export class StatusLine {
   setConnection(status, message) {
     this.connection = status;
     this.el.dataset.connection = status;
-    this.cells.connection.textContent = message;
+    this._set("connection", message);
     if (status !== "open") { this.cells.sensor.textContent = ""; this.cells.tilt.textContent = ""; }
   }
 
@@ -44,7 +44,7 @@ export class StatusLine {
     if (tilt.enabled === false) t = "tilt disabled";
     else if (typeof tilt.roll_deg !== "number" || typeof tilt.pitch_deg !== "number") {
       t = sensor === "ok" || sensor === "replay" ? "no tilt estimate yet" : "tilt: no sensor data";
-    } else t = `tilt roll ${fmt(tilt.roll_deg)}° pitch ${fmt(tilt.pitch_deg)}°`;
+    } else t = `tilt: roll ${fmt(tilt.roll_deg)}°, pitch ${fmt(tilt.pitch_deg)}°`;
     this.el.dataset.tilt = tilt.enabled === false ? "disabled" : (typeof tilt.roll_deg === "number" ? "estimate" : "none");
     this._set("tilt", t);
   }
@@ -54,11 +54,11 @@ export class StatusLine {
 
   _set(cell, text) {
     const c = this.cells[cell];
-    if (c.textContent !== text) c.textContent = text;
+    if (c.textContent !== text) { c.textContent = text; c.title = text; }
   }
 }
 
 function fmt(deg) {
   const v = Math.round(deg * 10) / 10;
-  return (v === 0 ? 0 : v).toFixed(1).padStart(6, "\u2007");
+  return (v === 0 ? 0 : v).toFixed(1).replace("-", "\u2212");
 }
