@@ -69,6 +69,8 @@ def test_dom_contract_and_accessibility(carousel, open_page):
                 labels: cards.map(c => [+c.dataset.index, c.getAttribute('aria-label'), c.getAttribute('aria-roledescription'),
                                         c.getAttribute('aria-current')])};
     """)
+    status = page.status_text()
+    assert "connected" in status and "no motion sensor" in status and "tilt disabled" in status, status
     assert got["role"] == "region" and got["desc"] == "carousel" and got["tab"] == 0
     assert got["live"] == "polite" and got["status"]
     assert not got["autoplay"], "no autoplay control while the engine has no autoplay"
