@@ -149,8 +149,9 @@ struct CoreHarness {
         let start = h.now
         h.now += 10 * CoreHarness.ms
         h.send(#"{"cmd":"set_count","count":4}"#, from: c)
-        // The change came 10 ms after the last STATE: only the ACK now, the STATE at +100 ms.
-        #expect(h.read(c).map { $0["class"] } == [.string("ACK")])
+        // The change came 10 ms after the last STATE: the ACK and the new LAYOUT now (LAYOUT
+        // is not rate-limited), the STATE at +100 ms.
+        #expect(h.read(c).map { $0["class"] } == [.string("ACK"), .string("LAYOUT")])
         #expect(h.core.nextDeadline == start + 100 * CoreHarness.ms)
         let got = h.run(until: start + 200 * CoreHarness.ms, reading: c)
         #expect(got.count == 1)
@@ -241,7 +242,7 @@ struct CoreHarness {
         let p = probe.connect()
         _ = probe.read(p)
         probe.send(#"{"cmd":"watch","items":true}"#, from: p)
-        let stateBytes = Array(probe.core.pendingOutput(for: p)).split(separator: 0x0A)[1].count + 1
+        let stateBytes = Array(probe.core.pendingOutput(for: p)).split(separator: 0x0A)[2].count + 1 // WATCH, LAYOUT, STATE
         var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: stateBytes * 3 / 2))
         let c = h.connect()
         _ = h.read(c)

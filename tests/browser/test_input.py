@@ -168,3 +168,19 @@ def test_geometry_off_never_sends_geometry(carousel, open_page):
     wait_page_at(page, state["seq"])
     check_cards_match(page, state, layout, rect_check=True)
     assert [s["request"]["cmd"] for s in page.sent()] == ["watch"]
+
+
+def test_a_wheel_notch_moves_one_card(carousel, open_page):
+    daemon, bridge = carousel(name="wheel")
+    page = open_page(bridge.url)
+    page.wait_settled_geometry()
+    at_index(page, daemon, 3)
+    ox, oy = carousel_origin(page)
+    layout = page.layout()
+    x, y = ox + layout["viewport"]["width"] / 2, oy + layout["viewport"]["height"] / 2
+    before = len(page.sent())
+    page.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": 100})
+    page.wait("const s = window.carousel.client.state; return s.index === 4 && s.phase === 'idle'", 10, "one card on")
+    page.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -20})
+    time.sleep(0.3)  # under the 60 px step: nothing
+    assert [s["request"] for s in page.sent()[before:]] == [{"cmd": "scroll_to", "index": 4, "animated": True}]
