@@ -1,8 +1,8 @@
 """The one scripted NDJSON server of the browser tests, run by websocketd per connection in
 place of socat + carouseld, for what a real daemon never sends: garbage lines and a greeting
 with another proto_major. Writes SCRIPT's lines to stdout (one WebSocket message each;
-`#sleep S` pauses), records every line the page sends in RECEIVED, and stays until the page
-closes the connection.
+`#sleep S` pauses), records every line the page sends in RECEIVED, and exits when its input ends
+(the page or websocketd closed the connection).
 
     scripted_server.py SCRIPT RECEIVED
 """
@@ -18,7 +18,8 @@ def main():
     def record():
         for line in sys.stdin.buffer:
             log.write(line)
-    threading.Thread(target=record, daemon=True).start()
+    reader = threading.Thread(target=record, daemon=True)
+    reader.start()
     with open(script, encoding="utf-8") as f:
         for line in f.read().splitlines():
             if line.startswith("#sleep "):
@@ -26,8 +27,8 @@ def main():
                 continue
             sys.stdout.buffer.write((line + "\n").encode("utf-8"))
             sys.stdout.buffer.flush()
-    while True:  # the page closes the WebSocket; websocketd then ends this process
-        time.sleep(3600)
+    # Until the page closes the WebSocket or websocketd goes away: both close stdin.
+    reader.join()
 
 
 if __name__ == "__main__":
