@@ -9,7 +9,7 @@
 // `drag began` at once, so the finger catches it, as on iOS. A press released without moving
 // SLOP px is a `tap` at its location (along and across the axis).
 //
-// Keyboard (the carousel element has focus): ←/→ for a horizontal carousel (mirrored in RTL:
+// Keyboard (the carousel element has focus, or nothing has): ←/→ for a horizontal carousel (mirrored in RTL:
 // → goes to the card on the right, which is the previous index), ↑/↓ for a vertical one; Home
 // and End go to the first and last card; PageUp/PageDown move by the number of cards that fit
 // in the viewport. Each is a `scroll_to` of the target index (animated unless the user prefers
@@ -44,6 +44,8 @@ export class CarouselInput {
     root.addEventListener("pointercancel", (e) => this._up(e, true));
     root.addEventListener("lostpointercapture", (e) => { if (this.pointer && e.pointerId === this.pointer.id) this._up(e, true); });
     root.addEventListener("keydown", (e) => this._key(e));
+    // A kiosk keyboard or remote with nothing focused still drives the carousel.
+    document.addEventListener("keydown", (e) => { if (e.target === document.body) this._key(e); });
     root.addEventListener("wheel", (e) => this._wheel(e), { passive: false });
     root.addEventListener("dragstart", (e) => e.preventDefault()); // images are not draggable
     client.addEventListener("index", () => { this.pendingTarget = null; });
