@@ -92,3 +92,25 @@ def test_dom_contract_and_accessibility(carousel, open_page):
     ctl.request({"cmd": "scroll_to", "index": 7, "animated": True})
     page.wait("return document.querySelector('[aria-live]').textContent === '8 of 1000000: Card 8'", 10, "the announcement")
     ctl.close()
+
+
+def test_cards_from_a_json_list(carousel, open_page, screenshot_dir):
+    daemon, bridge = carousel(name="cards")
+    page = open_page(bridge.url + "?cards=demo-cards.json")
+    page.wait("return window.carousel.client.state && window.carousel.client.state.count === 8", 10,
+              "the count set to the list's length")
+    assert {"cmd": "set_count", "count": 8} in [s["request"] for s in page.sent()]
+    page.wait_settled_geometry()
+    first = page.js("""const c = document.querySelector('[data-carousel] [data-index="0"]');
+        return [c.querySelector('img').getAttribute('src'), c.querySelector('.title').textContent]""")
+    assert first == [bridge.url + "demo/card-1.svg", "Harbour at dusk"]
+    page.wait("return [...document.images].every(i => i.complete && i.naturalWidth > 0)", 10, "the pictures")
+    ctl = daemon.client()
+    ctl.request({"cmd": "scroll_to", "index": 2, "animated": True})
+    ctl.close()
+    page.wait("return document.querySelector('[aria-live]').textContent === '3 of 8: Desert dunes'", 10, "the announcement")
+    page.driver.save_screenshot(os.path.join(screenshot_dir, "cards.png"))
+    # A list that does not load: numbered cards and a note, never a broken page.
+    page = open_page(bridge.url + "?cards=no-such-list.json")
+    page.wait("return document.querySelector('[data-carousel-status]').textContent.includes('HTTP 404')", 10, "the note")
+    page.wait("return document.querySelector('[data-carousel] [data-index] .number') !== null", 10, "numbered cards")
