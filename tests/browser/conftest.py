@@ -46,6 +46,7 @@ def wait_for(predicate, timeout, what, interval=0.02):
 def workdir():
     base = os.environ.get("BROWSER_TEST_OUTPUT") or tempfile.mkdtemp(prefix="carouseld-browser-")
     os.makedirs(base, exist_ok=True)
+    os.chmod(base, 0o755)  # the control-rights test runs a bridge as uid 65534
     return base
 
 
@@ -62,6 +63,7 @@ class Daemon:
 
     def __init__(self, workdir, name, config):
         self.dir = tempfile.mkdtemp(prefix=f"{name}-", dir=workdir)
+        os.chmod(self.dir, 0o755)  # a bridge run as another user reaches the socket (socket_mode decides)
         self.socket = os.path.join(self.dir, "carouseld.sock")
         self.config_path = os.path.join(self.dir, "carouseld.conf")
         sections = {
@@ -154,13 +156,16 @@ class Bridge:
     """scripts/carouseld-web on 127.0.0.1 with an ephemeral port (or websocketd alone in front of
     another command, for the scripted server)."""
 
-    def __init__(self, workdir, socket_path=None, command=None, extra=()):
+    def __init__(self, workdir, socket_path=None, command=None, extra=(), as_uid=None):
         self.port = free_port()
         self.log_path = os.path.join(workdir, f"bridge-{self.port}.log")
         self.log = open(self.log_path, "ab")
         if command is None:
             argv = [os.path.join(ROOT, "scripts", "carouseld-web"), "--socket", socket_path,
                     "--port", str(self.port), "--address", "127.0.0.1", "--loglevel", "error", *extra]
+            if as_uid is not None:
+                # The bridge as its own user, as carouseld-web.service runs it (needs root).
+                argv = ["setpriv", f"--reuid={as_uid}", f"--regid={as_uid}", "--clear-groups", *argv]
         else:
             argv = ["websocketd", f"--port={self.port}", "--address=127.0.0.1", "--sameorigin",
                     f"--staticdir={os.path.join(ROOT, 'web')}", "--loglevel=error", *command]
@@ -193,10 +198,10 @@ def carousel(workdir):
     """carousel(config) → (daemon, bridge), both stopped after the test."""
     started = []
 
-    def make(config=None, name="carousel"):
+    def make(config=None, name="carousel", bridge_uid=None):
         daemon = Daemon(workdir, name, config or {})
         started.append(daemon)
-        bridge = Bridge(workdir, socket_path=daemon.socket)
+        bridge = Bridge(workdir, socket_path=daemon.socket, as_uid=bridge_uid)
         started.append(bridge)
         return daemon, bridge
 

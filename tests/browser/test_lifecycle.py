@@ -114,3 +114,22 @@ def test_another_proto_major_is_a_clear_message(scripted_bridge, open_page):
     received = open(bridge.received).read() if os.path.exists(bridge.received) else ""
     assert "watch" not in received and "set_geometry" not in received, received
     assert not page.console_errors()
+
+
+def test_control_rights_come_from_the_control_group(carousel, open_page):
+    """The bridge runs as its own user: outside control_group the page is told why it cannot
+    drive the carousel; inside (the default install's carouseld-control) it can."""
+    if os.geteuid() != 0:
+        raise AssertionError("this test needs root: it runs the bridge as uid 65534 with setpriv (CI runs as root)")
+    # Not in the group: the daemon refuses the page's set_geometry, and the page says why.
+    daemon, bridge = carousel({"server": {"socket_mode": "0666", "control_group": ""}}, name="rights-none", bridge_uid=65534)
+    page = open_page(bridge.url)
+    page.wait("return document.querySelector('[data-carousel-status]').textContent.includes('may not control')", 10,
+              "the not_allowed note")
+    assert page.js("return window.carousel.stats.errors[0].code") == "not_allowed"
+    assert page.layout()["viewport"] == {"width": 1280, "height": 800}, "the geometry did not change"
+    # In the group (numeric gid 65534, the bridge's group here): the page controls.
+    daemon, bridge = carousel({"server": {"socket_mode": "0666", "control_group": "65534"}}, name="rights-group", bridge_uid=65534)
+    page = open_page(bridge.url)
+    page.wait_settled_geometry()
+    assert page.js("return window.carousel.stats.errors.length") == 0
