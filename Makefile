@@ -77,6 +77,12 @@ install-web:
 	  systemd/carouseld-web.service > $(DESTDIR)$(UNITDIR)/carouseld-web.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/carouseld-web.service
 	$(INSTALL) -m 0644 systemd/sysusers.d/carouseld-web.conf $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
+	$(INSTALL) -d $(DESTDIR)$(CONFDIR)
+	if [ -e $(DESTDIR)$(CONFDIR)/carouseld-web.env ]; then \
+	  echo "keeping existing $(DESTDIR)$(CONFDIR)/carouseld-web.env"; \
+	else \
+	  $(INSTALL) -m 0644 configs/carouseld-web.env $(DESTDIR)$(CONFDIR)/carouseld-web.env; \
+	fi
 
 uninstall:
 	for p in $(PRODUCTS) carouseld-web; do rm -f $(DESTDIR)$(BINDIR)/$$p; done

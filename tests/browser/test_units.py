@@ -54,15 +54,20 @@ def test_sysusers_create_the_control_group_with_the_bridge_in_it():
 
 def test_make_install_puts_the_bridge_the_page_and_the_unit_in_place():
     with tempfile.TemporaryDirectory() as dest:
-        out = subprocess.run(["make", "-s", "install-web", f"DESTDIR={dest}", "PREFIX=/usr"], cwd=ROOT,
+        out = subprocess.run(["make", "-s", "install-web", f"DESTDIR={dest}", "PREFIX=/usr", "SYSCONFDIR=/etc"], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
         for path in ("usr/bin/carouseld-web", "usr/share/carouseld/web/index.html",
                      "usr/share/carouseld/web/carousel-client.js", "usr/lib/systemd/system/carouseld-web.service",
-                     "usr/lib/sysusers.d/carouseld-web.conf"):
+                     "usr/lib/sysusers.d/carouseld-web.conf", "etc/carouseld/carouseld-web.env"):
             assert os.path.exists(os.path.join(dest, path)), path
         unit = open(os.path.join(dest, "usr/lib/systemd/system/carouseld-web.service")).read()
         assert "ExecStart=/usr/bin/carouseld-web" in unit
+        # The environment file only holds comments (the defaults), and each names a real option.
+        env = open(os.path.join(dest, "etc/carouseld/carouseld-web.env")).read()
+        names = re.findall(r"(?m)^#(CAROUSELD_WEB_[A-Z]+)=", env)
+        script = open(os.path.join(ROOT, "scripts", "carouseld-web")).read()
+        assert names and all(n in script for n in names) and not re.search(r"(?m)^CAROUSELD", env)
         # The installed script finds the installed page (bin/../share/carouseld/web).
         out = subprocess.run([os.path.join(dest, "usr/bin/carouseld-web"), "--print"], capture_output=True, text=True, timeout=10)
         assert out.returncode == 0 and f"--staticdir={dest}/usr/share/carouseld/web" in out.stdout, out.stdout + out.stderr
