@@ -1,7 +1,8 @@
 # carouseld: build and install (see docs/SERVICE.md).
 #
 #   make                      release build (static Swift runtime when the toolchain has it)
-#   sudo make install         binaries, systemd units, udev rule, sysusers entry, config
+#   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, and the
+#                             web display bridge (carouseld-web, web/ page, its unit and user)
 #   make install DESTDIR=/tmp/stage PREFIX=/usr    staged install for packaging
 #   sudo make uninstall       removes what install put in place, except the configuration
 #
@@ -17,13 +18,14 @@ UNITDIR     := $(PREFIX)/lib/systemd/system
 UDEVRULESDIR := $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
 CONFDIR     := $(SYSCONFDIR)/carouseld
+WEBDIR      := $(PREFIX)/share/carouseld/web
 BUILDDIR    ?= .build/release
 SWIFT       ?= swift
 INSTALL     ?= install
 
 PRODUCTS := carouseld carouselctl
 
-.PHONY: all build install uninstall install-binaries install-data
+.PHONY: all build install uninstall install-binaries install-data install-web
 
 all: build
 
@@ -37,10 +39,10 @@ ifeq ($(NO_BUILD),)
 	done
 endif
 
-install: build install-binaries install-data
+install: build install-binaries install-data install-web
 ifeq ($(DESTDIR),)
-	# Live install: create the user, load the rule and units (each step optional).
-	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf
+	# Live install: create the users, load the rule and units (each step optional).
+	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carouseld-web.conf
 	-command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger --subsystem-match=iio --action=change
 	-command -v systemctl >/dev/null && [ -d /run/systemd/system ] && systemctl daemon-reload
 endif
@@ -64,8 +66,28 @@ install-data:
 	  $(INSTALL) -m 0644 configs/carouseld.conf $(DESTDIR)$(CONFDIR)/carouseld.conf; \
 	fi
 
+# The web display bridge (docs/WEB.md): the websocketd command-line script, the page, its unit
+# and its user. Needs no build.
+install-web:
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(WEBDIR)/demo $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	$(INSTALL) -m 0755 scripts/carouseld-web $(DESTDIR)$(BINDIR)/carouseld-web
+	$(INSTALL) -m 0644 web/*.html web/*.js web/*.css web/*.json $(DESTDIR)$(WEBDIR)/
+	$(INSTALL) -m 0644 web/demo/* $(DESTDIR)$(WEBDIR)/demo/
+	sed -e 's|/usr/local/bin/carouseld-web|$(BINDIR)/carouseld-web|g' -e 's|/etc/carouseld/|$(CONFDIR)/|g' \
+	  systemd/carouseld-web.service > $(DESTDIR)$(UNITDIR)/carouseld-web.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/carouseld-web.service
+	$(INSTALL) -m 0644 systemd/sysusers.d/carouseld-web.conf $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
+	$(INSTALL) -d $(DESTDIR)$(CONFDIR)
+	if [ -e $(DESTDIR)$(CONFDIR)/carouseld-web.env ]; then \
+	  echo "keeping existing $(DESTDIR)$(CONFDIR)/carouseld-web.env"; \
+	else \
+	  $(INSTALL) -m 0644 configs/carouseld-web.env $(DESTDIR)$(CONFDIR)/carouseld-web.env; \
+	fi
+
 uninstall:
-	for p in $(PRODUCTS); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	for p in $(PRODUCTS) carouseld-web; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	rm -rf $(DESTDIR)$(WEBDIR)
+	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
 	# The configuration ($(CONFDIR)) and state (/var/lib/carouseld) are kept.

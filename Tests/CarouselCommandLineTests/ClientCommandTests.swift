@@ -62,7 +62,7 @@ import MotionFusion
         let run = runCtl(["status", "--socket", daemon.socketPath])
         #expect(run.status == .ok, "stderr: \(run.err)")
         #expect(run.out == """
-        carouseld 9.9.9-fake (protocol 1.0) on \(daemon.socketPath)
+        carouseld 9.9.9-fake (protocol 1.1) on \(daemon.socketPath)
           uptime:       2 min
           config:       /etc/carouseld/carouseld.conf
           sensor:       replay, 100 Hz

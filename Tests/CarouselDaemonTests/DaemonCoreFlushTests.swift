@@ -34,7 +34,7 @@ import Testing
         h.send(#"{"cmd":"status"}"#, from: b)
         h.send(#"{"cmd":"status"}"#, from: b)
         #expect(taken(h) == [b])
-        // A watch: WATCH + STATE for `a` only.
+        // A watch: WATCH + LAYOUT + STATE for `a` only.
         h.send(#"{"cmd":"watch"}"#, from: a)
         #expect(taken(h) == [a])
         // A scroll moves the carousel: the request's ACK to `c` and a STATE to the watcher `a`
@@ -56,7 +56,7 @@ import Testing
         h.send(#"{"cmd":"watch"}"#, from: a)
         let sink = Sink()
         #expect(h.core.flush(a, now: h.now, write: sink.write) == .drained)
-        #expect(sink.lines.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("STATE")])
+        #expect(sink.lines.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("LAYOUT"), .string("STATE")])
         #expect(h.core.pendingOutput(for: a).isEmpty)
         // Nothing queued: no write at all.
         let calls = sink.calls
@@ -163,7 +163,7 @@ import Testing
         failing = [13]
         let a = connect(10), b = connect(11), c = connect(12), d = connect(13)
         // `a` took its whole VERSION line: nothing queued, nothing for the shell to do.
-        let version = #"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":0}"# + "\n"
+        let version = #"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":1}"# + "\n"
         #expect(written[10] == Array(version.utf8))
         #expect(h.core.pendingOutput(for: a).isEmpty)
         // `b` took 30 bytes: the rest is queued; `c` took none (EAGAIN); `d` failed: closed.

@@ -67,20 +67,21 @@ struct CoreHarness {
     @Test func greetingThenWatchGivesWatchAndOneState() throws {
         var h = CoreHarness()
         let c = h.connect()
-        #expect(h.read(c) == [try WireJSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":0}"#)])
+        #expect(h.read(c) == [try WireJSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":1}"#)])
         #expect(!h.core.needsSamples)
         h.send(#"{"cmd":"watch","max_rate_hz":500}"#, from: c)
         let got = h.read(c)
-        #expect(got.count == 2)
+        #expect(got.count == 3)
         // The server caps the rate at its max_rate_hz (60).
         #expect(got[0] == (try WireJSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#)))
-        #expect(got[1]["class"] == .string("STATE"))
-        #expect(got[1]["index"] == .number(0))
-        #expect(got[1]["offset"] == .number(0))
-        #expect(got[1]["phase"] == .string("idle"))
-        #expect(got[1]["count"] == .number(10))
-        #expect(got[1]["sensor"] == .string("replay"))
-        #expect(got[1]["tilt"] == (try WireJSONParser.parse(#"{"roll_deg":0,"pitch_deg":0,"enabled":true}"#)))
+        #expect(got[1] == (try WireJSONParser.parse(#"{"class":"LAYOUT","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":10,"axis":"horizontal","direction":"ltr","style":"linear","cyclic":false,"count":10}"#)))
+        #expect(got[2]["class"] == .string("STATE"))
+        #expect(got[2]["index"] == .number(0))
+        #expect(got[2]["offset"] == .number(0))
+        #expect(got[2]["phase"] == .string("idle"))
+        #expect(got[2]["count"] == .number(10))
+        #expect(got[2]["sensor"] == .string("replay"))
+        #expect(got[2]["tilt"] == (try WireJSONParser.parse(#"{"roll_deg":0,"pitch_deg":0,"enabled":true}"#)))
         #expect(h.core.needsSamples)
         // Idle: nothing due, nothing sent.
         #expect(h.core.nextDeadline == nil)
@@ -122,7 +123,7 @@ struct CoreHarness {
         let fast = h.connect()
         for c in [slow, fast] { h.send(#"{"cmd":"watch"}"#, from: c) }
         _ = h.read(fast)
-        // The slow client's socket is full: its WATCH and first STATE are still queued.
+        // The slow client's socket is full: its WATCH, LAYOUT and first STATE are still queued.
         h.core.wrote(0, to: slow, blocked: true, now: h.now)
         let queued = h.core.pendingOutput(for: slow).count
         h.send(#"{"cmd":"scroll_to","index":2,"animated":true}"#, from: fast)
@@ -132,7 +133,7 @@ struct CoreHarness {
         #expect(h.core.pendingOutput(for: slow).count == queued)
         // It drains: after its old lines, exactly one more STATE, the newest (a seq gap).
         let drained = h.read(slow)
-        #expect(drained.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("STATE")])
+        #expect(drained.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("LAYOUT"), .string("STATE")])
         let after = h.read(slow)
         #expect(after.count == 1)
         let newestSeq = fastGot.last { $0.1["class"] == .string("STATE") }?.1["seq"]
@@ -148,8 +149,9 @@ struct CoreHarness {
         let start = h.now
         h.now += 10 * CoreHarness.ms
         h.send(#"{"cmd":"set_count","count":4}"#, from: c)
-        // The change came 10 ms after the last STATE: only the ACK now, the STATE at +100 ms.
-        #expect(h.read(c).map { $0["class"] } == [.string("ACK")])
+        // The change came 10 ms after the last STATE: the ACK and the new LAYOUT now (LAYOUT
+        // is not rate-limited), the STATE at +100 ms.
+        #expect(h.read(c).map { $0["class"] } == [.string("ACK"), .string("LAYOUT")])
         #expect(h.core.nextDeadline == start + 100 * CoreHarness.ms)
         let got = h.run(until: start + 200 * CoreHarness.ms, reading: c)
         #expect(got.count == 1)
@@ -240,7 +242,7 @@ struct CoreHarness {
         let p = probe.connect()
         _ = probe.read(p)
         probe.send(#"{"cmd":"watch","items":true}"#, from: p)
-        let stateBytes = Array(probe.core.pendingOutput(for: p)).split(separator: 0x0A)[1].count + 1
+        let stateBytes = Array(probe.core.pendingOutput(for: p)).split(separator: 0x0A)[2].count + 1 // WATCH, LAYOUT, STATE
         var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: stateBytes * 3 / 2))
         let c = h.connect()
         _ = h.read(c)

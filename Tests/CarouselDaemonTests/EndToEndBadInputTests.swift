@@ -119,6 +119,7 @@ import Glibc
         let fast = try daemon.client()
         try fast.send(#"{"cmd":"watch"}"#)
         #expect(try fast.readJSON()["class"] == .string("WATCH"))
+        #expect(try fast.readJSON()["class"] == .string("LAYOUT"))
         var fastStates = 0
         var target = 49
         // Drive the carousel for a while; the slow client never reads meanwhile.

@@ -22,6 +22,7 @@ import Glibc
         }
         try nobody.send(#"{"cmd":"watch"}"#)
         #expect(try nobody.readJSON()["class"] == .string("WATCH"))
+        #expect(try nobody.readJSON()["class"] == .string("LAYOUT"))
         let state = try nobody.readJSON()
         #expect(state["count"] == .number(10)) // set_count was refused
         // Root may.

@@ -24,6 +24,7 @@ import Glibc
         try watcher.send(#"{"cmd":"watch"}"#)
         Glibc.shutdown(watcher.fd, Int32(SHUT_WR))
         #expect(try watcher.readJSON()["class"] == .string("WATCH"))
+        #expect(try watcher.readJSON()["class"] == .string("LAYOUT"))
         // Well after the EOF was read: STATEs keep coming, with increasing seq.
         var seqs: [Double] = []
         while seqs.count < 30 {

@@ -12,6 +12,7 @@ import Glibc
         let c = try daemon.client()
         try c.send(#"{"cmd":"watch"}"#)
         #expect(try c.readJSON()["class"] == .string("WATCH"))
+        #expect(try c.readJSON()["class"] == .string("LAYOUT"))
         #expect(try c.readJSON().isState)
         #expect(fileExists(daemon.socketPath))
         #expect(try daemon.stop() == 0)

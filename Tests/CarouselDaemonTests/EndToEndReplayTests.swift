@@ -22,6 +22,7 @@ import Testing
         let c = try daemon.client()
         try c.send(#"{"cmd":"watch","max_rate_hz":30}"#)
         #expect(try c.readJSON()["class"] == .string("WATCH"))
+        #expect(try c.readJSON()["class"] == .string("LAYOUT"))
         let first = try c.readJSON()
         #expect(first.isState)
         #expect(first["index"] == .number(0))

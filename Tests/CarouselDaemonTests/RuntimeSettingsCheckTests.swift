@@ -81,22 +81,23 @@ import Testing
 /// larger than the bound was dropped on its first STATE, though it was reading.
 @Suite struct OutputBoundTests {
     @Test func aSingleLineOverTheBoundReachesAReadingClient() throws {
-        // At rest on item 0 with viewport 375 and pitch 260, items 0 and 1 show: the STATE with
-        // items is about 500 bytes, over a 400-byte bound.
-        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 400))
+        // At rest on item 0 with viewport 5000 and pitch 260, all 10 items show: the STATE with
+        // items is about 2 KB, over a 1200-byte bound (WATCH and LAYOUT before it are small).
+        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 1200))
         let c = h.connect()
+        h.send(#"{"cmd":"set_geometry","viewport":{"width":5000,"height":200},"item":{"width":250,"height":160},"spacing":10}"#, from: c)
         _ = h.read(c)
         h.send(#"{"cmd":"watch","items":true}"#, from: c)
-        #expect(h.core.pendingOutput(for: c).count > 400)
+        #expect(h.core.pendingOutput(for: c).count > 1200)
         let got = h.read(c)
         #expect(!h.core.shouldClose(c))
-        #expect(got.map { $0["class"]?.stringValue } == ["WATCH", "STATE"])
+        #expect(got.map { $0["class"]?.stringValue } == ["WATCH", "LAYOUT", "STATE"])
         let items = try #require(got.last?["items"]?.arrayValue)
         #expect(items.first?["index"]?.doubleValue == 0)
         // A backlog over the bound still drops it: blocked, then ACK + error lines pile up.
         h.core.wrote(0, to: c, blocked: true, now: h.now)
         h.send(#"{"cmd":"scroll_to","index":1,"animated":false}"#, from: c)
-        for _ in 0..<10 { h.send(#"{"cmd":"nope"}"#, from: c) } // ~60 bytes each
+        for _ in 0..<30 { h.send(#"{"cmd":"nope"}"#, from: c) } // ~60 bytes each
         #expect(h.core.shouldClose(c))
     }
 }

@@ -85,8 +85,9 @@ import Glibc
     @Test func sysusersEntryCreatesTheServiceUser() throws {
         let text = try #require(readTextFile(Self.root + "/systemd/sysusers.d/carouseld.conf"))
         let entries = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(entries.count == 1)
-        #expect(entries.first?.split(separator: " ", omittingEmptySubsequences: true).prefix(3) == ["u", "carouseld", "-"])
+            .map { Array($0.split(separator: " ", omittingEmptySubsequences: true).prefix(3)) }
+        // The service user, and the default control_group the bridges' users join.
+        #expect(entries == [["u", "carouseld", "-"], ["g", "carouseld-control", "-"]])
     }
 
     /// systemd 252 has no `udevadm verify`: check the rule's structure and every attribute the

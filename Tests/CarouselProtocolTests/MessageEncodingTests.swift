@@ -1,3 +1,4 @@
+import CarouselEngine
 import Testing
 @testable import CarouselProtocol
 
@@ -6,7 +7,20 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
 @Suite struct MessageEncodingTests {
     @Test func greeting() {
         #expect(text(ServerMessage.version(release: "0.1.0").encodedLine())
-            == "{\"class\":\"VERSION\",\"release\":\"0.1.0\",\"proto_major\":1,\"proto_minor\":0}\n")
+            == "{\"class\":\"VERSION\",\"release\":\"0.1.0\",\"proto_major\":1,\"proto_minor\":1}\n")
+    }
+
+    /// LAYOUT (1.1): every field of the geometry and the style's configuration name; vertical
+    /// RTL geometry is reported as given (the engine only mirrors horizontal carousels).
+    @Test func layout() {
+        let geometry = CarouselGeometry(viewport: CarouselSize(width: 1280, height: 720.5),
+                                        item: CarouselSize(width: 300, height: 400), spacing: 24,
+                                        axis: .vertical, direction: .rightToLeft, count: 7, cyclic: true)
+        let line = LayoutMessage(CarouselConfiguration(geometry: geometry, style: .coverFlow(CoverFlowStyle()))).encodedLine()
+        #expect(text(line) == #"{"class":"LAYOUT","viewport":{"width":1280,"height":720.5},"item":{"width":300,"height":400},"spacing":24,"axis":"vertical","direction":"rtl","style":"coverFlow","cyclic":true,"count":7}"# + "\n")
+        let names = [LayoutStyle.linear(LinearStyle()), .zoom(ZoomStyle()), .stacked, .coverFlow(CoverFlowStyle()),
+                     .rotary(RingStyle()), .cylinder(RingStyle())].map(LayoutMessage.name(of:))
+        #expect(names == ["linear", "zoom", "stacked", "coverFlow", "rotary", "cylinder"])
     }
 
     @Test func simpleMessages() {

@@ -322,7 +322,9 @@ public struct ServerSettings: Equatable, Sendable {
     /// `socket_group` — group owning the socket file; empty (default) keeps the daemon's group.
     public var socketGroup: String
     /// `control_group` — members of this group may send control commands (besides root and the
-    /// daemon's own user); empty (default) means no extra group.
+    /// daemon's own user); empty means no extra group. Default `carouseld-control`, the group
+    /// the sysusers entry creates for the bridges (`carouseld-web`); a group that does not
+    /// exist gives nobody extra rights.
     public var controlGroup: String
     /// `max_clients` — simultaneous connections. Default 64, range 1…4096.
     public var maxClients: Int
@@ -332,7 +334,7 @@ public struct ServerSettings: Equatable, Sendable {
 
     /// Creates server settings; the defaults are the built-in values.
     public init(socketPath: String = "/run/carouseld/carouseld.sock", socketMode: UInt32 = 0o660,
-                socketGroup: String = "", controlGroup: String = "", maxClients: Int = 64,
+                socketGroup: String = "", controlGroup: String = "carouseld-control", maxClients: Int = 64,
                 maxRateHz: Double = 60) {
         self.socketPath = socketPath
         self.socketMode = socketMode

@@ -85,6 +85,9 @@ public final class DaemonCore {
     private var flushQueue: [ClientSession] = []
 
     private var seq: UInt64 = 0
+    /// The layout the watchers were last told (`LAYOUT`, protocol 1.1), nil before the first
+    /// publish.
+    private var layoutSent: LayoutMessage?
     private var published: Published?
     private var forceChange = true
     private var lastFrame: Int64
@@ -413,7 +416,10 @@ public final class DaemonCore {
             s.maxRateHz = max(min(w.maxRateHz ?? limits.maxRateHz, limits.maxRateHz), Self.minimumRateHz)
             s.frameIntervalNanoseconds = frameInterval(s.maxRateHz)
             send(.watch(enable: w.enable, items: w.items, maxRateHz: s.maxRateHz), to: s)
-            if w.enable { deliverState(to: s, now: now, force: true) }
+            if w.enable {
+                append(LayoutMessage(engine.configuration).encodedLine(), to: s)
+                deliverState(to: s, now: now, force: true)
+            }
             return
         case .poll:
             publish(now: now)
@@ -540,6 +546,7 @@ public final class DaemonCore {
         let events = engine.takeEvents()
         let state = engine.state
         let tiltEnabled = engine.tiltSettings.enabled
+        publishLayoutIfChanged()
         if forceChange || changed(state: state, tiltEnabled: tiltEnabled) {
             seq += 1
             published = Published(state: state, tilt: tilt, tiltEnabled: tiltEnabled, sensor: sensorStatus,
@@ -573,6 +580,18 @@ public final class DaemonCore {
                 }
             }
         }
+    }
+
+    /// Tells every watcher the new layout when geometry, style, cyclic or count changed (any
+    /// client's `set_geometry`/`set_count`, a reload), before the STATE that shows it.
+    private func publishLayoutIfChanged() {
+        let layout = LayoutMessage(engine.configuration)
+        guard layout != layoutSent else { return }
+        let first = layoutSent == nil
+        layoutSent = layout
+        guard !first else { return } // a new watcher gets it after WATCH
+        let line = layout.encodedLine()
+        for s in watchers() { append(line, to: s) }
     }
 
     private func changed(state: CarouselState, tiltEnabled: Bool) -> Bool {

@@ -82,7 +82,7 @@ public struct WireCalibration: Sendable, Equatable {
 
 /// The server's messages other than STATE (INTERFACES §2), each one NDJSON line.
 public enum ServerMessage: Sendable, Equatable {
-    /// The greeting: `{"class":"VERSION","release","proto_major":1,"proto_minor":0}`.
+    /// The greeting: `{"class":"VERSION","release","proto_major":1,"proto_minor":1}`.
     case version(release: String)
     /// The watch settings in effect.
     case watch(enable: Bool, items: Bool, maxRateHz: Double)
@@ -99,9 +99,9 @@ public enum ServerMessage: Sendable, Equatable {
     case ack(cmd: String)
     case error(ProtocolError)
 
-    /// Protocol version implemented here.
+    /// Protocol version implemented here (1.1 adds `LAYOUT`).
     public static let protoMajor = 1
-    public static let protoMinor = 0
+    public static let protoMinor = 1
 
     /// The NDJSON line, ending with `\n`.
     public func encodedLine() -> [UInt8] {
