@@ -29,8 +29,9 @@ SWIFT       ?= swift
 SWIFT_BUILD_FLAGS ?=
 STATIC_STDLIB ?= auto
 # Full RELRO and immediate binding, as Debian's hardening flags give C programs (the Swift
-# compiler does not read dpkg-buildflags).
-RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+# compiler does not read dpkg-buildflags); no $$ORIGIN RUNPATH (the binaries load no library
+# from beside themselves).
+RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now --disable-local-rpath
 INSTALL     ?= install
 # The date in the man pages' footer: SOURCE_DATE_EPOCH (dpkg-buildpackage sets it from
 # debian/changelog) for reproducible pages, else today.
