@@ -1,45 +1,97 @@
 # carouseld: build and install (see docs/SERVICE.md).
 #
 #   make                      release build (static Swift runtime when the toolchain has it)
-#   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, and the
-#                             web display bridge (carouseld-web, web/ page, its unit and user)
-#   make install DESTDIR=/tmp/stage PREFIX=/usr    staged install for packaging
+#   make man                  man pages into .build/man (txt2man, lowdown; see docs/PACKAGING.md)
+#   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, man pages,
+#                             and the web display bridge (carouseld-web, web/ page, its unit and user)
+#   make install DESTDIR=/tmp/stage PREFIX=/usr    staged install for packaging (debian/rules)
 #   sudo make uninstall       removes what install put in place, except the configuration
+#   make clean                removes the man pages; SwiftPM's .build is kept (swift package clean)
 #
 # Variables: PREFIX (default /usr/local), DESTDIR (staging root), SYSCONFDIR (/etc),
 # BUILDDIR (where the built binaries are, default .build/release), NO_BUILD=1 to install
-# binaries already built in BUILDDIR without building.
+# binaries already built in BUILDDIR without building, NO_MAN=1 to install without man pages,
+# STATIC_STDLIB=yes to fail rather than fall back to a dynamically linked Swift runtime,
+# SWIFT (the toolchain's swift, default from PATH), SWIFT_BUILD_FLAGS (extra swift build flags,
+# e.g. -j N or --swift-sdk NAME), UNITDIR, UDEVRULESDIR, SYSUSERSDIR, MANDIR.
 
 PREFIX      ?= /usr/local
 SYSCONFDIR  ?= /etc
 DESTDIR     ?=
 BINDIR      := $(PREFIX)/bin
-UNITDIR     := $(PREFIX)/lib/systemd/system
-UDEVRULESDIR := $(PREFIX)/lib/udev/rules.d
-SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+MANDIR      ?= $(PREFIX)/share/man
 CONFDIR     := $(SYSCONFDIR)/carouseld
 WEBDIR      := $(PREFIX)/share/carouseld/web
 BUILDDIR    ?= .build/release
+MANBUILDDIR ?= .build/man
 SWIFT       ?= swift
+SWIFT_BUILD_FLAGS ?=
+STATIC_STDLIB ?= auto
+# Full RELRO and immediate binding, as Debian's hardening flags give C programs (the Swift
+# compiler does not read dpkg-buildflags); no $$ORIGIN RUNPATH (the binaries load no library
+# from beside themselves).
+RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now --disable-local-rpath
 INSTALL     ?= install
+# The date in the man pages' footer: SOURCE_DATE_EPOCH (dpkg-buildpackage sets it from
+# debian/changelog) for reproducible pages, else today.
+MANDATE     ?= $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
 
 PRODUCTS := carouseld carouselctl
 
-.PHONY: all build install uninstall install-binaries install-data install-web
+.PHONY: all build man clean install uninstall install-binaries install-data install-man install-web
 
 all: build
 
 # Static Swift runtime where the toolchain ships it (smaller RSS, no libswiftCore.so on the
-# target); otherwise a normal release build.
+# target); otherwise a normal release build, unless STATIC_STDLIB=yes (packages: a dynamic
+# runtime would depend on the toolchain's libswiftCore.so, which no Debian package ships).
 build:
 ifeq ($(NO_BUILD),)
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "make: no Swift toolchain: '$(SWIFT)' is not on PATH; install Swift 6 (swift.org) or give SWIFT=/path/to/usr/bin/swift" >&2; exit 1; }
 	for p in $(PRODUCTS); do \
-	  $(SWIFT) build -c release --static-swift-stdlib --product $$p \
-	  || $(SWIFT) build -c release --product $$p || exit 1; \
+	  $(SWIFT) build -c release --static-swift-stdlib $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$p \
+	  || { [ "$(STATIC_STDLIB)" != yes ] && $(SWIFT) build -c release $(RELEASE_LINK_FLAGS) $(SWIFT_BUILD_FLAGS) --product $$p; } || exit 1; \
 	done
 endif
 
-install: build install-binaries install-data install-web
+# Man pages, each generated from one source (docs/PACKAGING.md): carouseld(8) from
+# `carouseld --help` (laid out like a man page) with txt2man, whose tag lists need two spaces
+# after the tag, hence the awk that adds them to a line followed by a more indented one;
+# carouselctl(1) from docs/CLI.md and carouseld.conf(5) from docs/CONFIGURATION.md with lowdown
+# (the first line, the page's title, goes to .TH; the developers' section is left out).
+MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5
+LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
+  -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
+
+man: $(MANPAGES)
+
+$(MANBUILDDIR)/.tools:
+	@for t in txt2man lowdown; do command -v $$t >/dev/null 2>&1 || { echo "make: $$t not found: apt-get install txt2man lowdown (or NO_MAN=1 to install without man pages)" >&2; exit 1; }; done
+	mkdir -p $(MANBUILDDIR) && touch $@
+
+$(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
+	$(BUILDDIR)/carouseld --help \
+	  | awk 'function ind(l) { match(l, /^ */); return RLENGTH } \
+	         NR > 1 { print prev ((prev ~ /[^ ]/ && $$0 ~ /[^ ]/ && ind($$0) > ind(prev)) ? "  " : "") } \
+	         { prev = $$0 } END { print prev }' \
+	  | txt2man -t carouseld -s 8 -v "System Administration" -d $(MANDATE) \
+	    -r "carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && mv $@.tmp $@
+
+$(MANBUILDDIR)/carouselctl.1: docs/CLI.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
+	sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1 > $@.tmp && mv $@.tmp $@
+
+$(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
+	{ printf '## NAME\n\ncarouseld.conf - configuration file of carouseld(8)\n\n## DESCRIPTION\n\n'; \
+	  sed -e 1d -e '/^## For developers/,$$d' docs/CONFIGURATION.md; } \
+	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5 > $@.tmp && mv $@.tmp $@
+
+clean:
+	rm -rf $(MANBUILDDIR)
+
+install: build install-binaries install-data install-web $(if $(NO_MAN),,install-man)
 ifeq ($(DESTDIR),)
 	# Live install: create the users, load the rule and units (each step optional).
 	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carouseld-web.conf
@@ -84,8 +136,15 @@ install-web:
 	  $(INSTALL) -m 0644 configs/carouseld-web.env $(DESTDIR)$(CONFDIR)/carouseld-web.env; \
 	fi
 
+install-man: man
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouselctl.1
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.8 $(DESTDIR)$(MANDIR)/man8/carouseld.8
+
 uninstall:
 	for p in $(PRODUCTS) carouseld-web; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	rm -f $(DESTDIR)$(MANDIR)/man1/carouselctl.1 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	rm -rf $(DESTDIR)$(WEBDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
