@@ -21,7 +21,7 @@ BUILDDIR    ?= .build/release
 SWIFT       ?= swift
 INSTALL     ?= install
 
-PRODUCTS := carouseld carouselctl
+PRODUCTS := carouseld carouselctl carousel-mqtt
 
 .PHONY: all build install uninstall install-binaries install-data
 
@@ -40,7 +40,7 @@ endif
 install: build install-binaries install-data
 ifeq ($(DESTDIR),)
 	# Live install: create the user, load the rule and units (each step optional).
-	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf
+	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carousel-mqtt.conf
 	-command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger --subsystem-match=iio --action=change
 	-command -v systemctl >/dev/null && [ -d /run/systemd/system ] && systemctl daemon-reload
 endif
@@ -55,18 +55,28 @@ install-data:
 	  systemd/carouseld.service > $(DESTDIR)$(UNITDIR)/carouseld.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/carouseld.service
 	$(INSTALL) -m 0644 systemd/carouseld.socket $(DESTDIR)$(UNITDIR)/carouseld.socket
+	sed -e 's|/usr/local/bin/carousel-mqtt|$(BINDIR)/carousel-mqtt|g' -e 's|/etc/carouseld/|$(CONFDIR)/|g' \
+	  systemd/carousel-mqtt.service > $(DESTDIR)$(UNITDIR)/carousel-mqtt.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/carousel-mqtt.service
 	$(INSTALL) -m 0644 systemd/60-carouseld.rules $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules
 	$(INSTALL) -m 0644 systemd/sysusers.d/carouseld.conf $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
+	$(INSTALL) -m 0644 systemd/sysusers.d/carousel-mqtt.conf $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
 	# Never overwrite an operator's configuration.
 	if [ -e $(DESTDIR)$(CONFDIR)/carouseld.conf ]; then \
 	  echo "keeping existing $(DESTDIR)$(CONFDIR)/carouseld.conf"; \
 	else \
 	  $(INSTALL) -m 0644 configs/carouseld.conf $(DESTDIR)$(CONFDIR)/carouseld.conf; \
 	fi
+	if [ -e $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf ]; then \
+	  echo "keeping existing $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf"; \
+	else \
+	  $(INSTALL) -m 0644 configs/carousel-mqtt.conf $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf; \
+	fi
 
 uninstall:
 	for p in $(PRODUCTS); do rm -f $(DESTDIR)$(BINDIR)/$$p; done
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
+	rm -f $(DESTDIR)$(UNITDIR)/carousel-mqtt.service $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
 	# The configuration ($(CONFDIR)) and state (/var/lib/carouseld) are kept.
 	@echo "kept $(DESTDIR)$(CONFDIR) and /var/lib/carouseld; remove them by hand if wanted"
