@@ -37,7 +37,8 @@ public enum BridgeCommandLine {
     retained state, availability and discovery.
 
     Exit status: 0 ok, 64 usage, 66 configuration file missing, 70 internal error,
-    78 configuration error (not restarted by carousel-mqtt.service).
+    74 configuration file unreadable, 77 permission denied reading it, 78 configuration
+    error (not restarted by carousel-mqtt.service).
     """
 
     /// Runs the command with `arguments` (without the program name) and returns the exit status.

@@ -2,10 +2,10 @@
 """Waits for MQTT messages matching a Python expression, through Debian's mosquitto_sub.
 
   mqtt_await.py --port P --topic T [--topic T2 ...] [--timeout S] [--expect EXPR] [--count N]
-                [--collect] [--fresh] [--tls CA CERT KEY] [--after CMD ARG...]
+                [--collect] [--fresh] [--tls CA CERT KEY] [--ready FILE] [--after CMD ARG...]
 
 Subscribes (waiting for the SUBACK), then runs the --after command (e.g. a mosquitto_pub), then
-prints each message that makes EXPR true (variables: t topic, p payload text, m payload parsed as
+creates the --ready file (for a caller running it in the background), then prints each message that makes EXPR true (variables: t topic, p payload text, m payload parsed as
 JSON or None, retained bool) as one JSON line {"topic","payload","retained"}. Exits 0 after
 --count matches (default 1), 1 on timeout with the messages seen on stderr. --collect prints
 every match until the timeout and exits 0. --fresh ignores messages delivered from the
@@ -22,7 +22,7 @@ import time
 def main():
     args = sys.argv[1:]
     port, topics, timeout, expect, count = None, [], 5.0, "True", 1
-    collect, fresh, tls, after = False, False, None, None
+    collect, fresh, tls, after, ready_file = False, False, None, None, None
     while args:
         a = args.pop(0)
         if a == "--port": port = args.pop(0)
@@ -33,11 +33,14 @@ def main():
         elif a == "--collect": collect = True
         elif a == "--fresh": fresh = True
         elif a == "--tls": tls = [args.pop(0), args.pop(0), args.pop(0)]
+        elif a == "--ready": ready_file = args.pop(0)
         elif a == "--after": after, args = args, []
         else: sys.exit("mqtt_await.py: unknown argument " + a)
-    command = ["mosquitto_sub", "-h", "127.0.0.1", "-p", port, "-d", "-F", "MSG\t%r\t%t\t%p"]
+    # stdbuf: mosquitto_sub flushes stdout only after a message, so without line buffering the
+    # SUBACK line of a topic with no retained message would never arrive.
+    command = ["stdbuf", "-oL", "mosquitto_sub", "-h", "127.0.0.1", "-p", port, "-d", "-F", "MSG\t%r\t%t\t%p"]
     if tls:
-        command = ["mosquitto_sub", "-h", "localhost", "-p", port, "-d", "-F", "MSG\t%r\t%t\t%p",
+        command = ["stdbuf", "-oL", "mosquitto_sub", "-h", "localhost", "-p", port, "-d", "-F", "MSG\t%r\t%t\t%p",
                    "--cafile", tls[0], "--cert", tls[1], "--key", tls[2]]
     for t in topics: command += ["-t", t]
     sub = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
@@ -57,6 +60,7 @@ def main():
                 if not line.startswith("MSG\t"):
                     if "received SUBACK" in line and not subscribed:
                         subscribed = True
+                        if ready_file: open(ready_file, "w").close()
                         if after:
                             r = subprocess.run(after)
                             if r.returncode != 0: sys.exit("mqtt_await.py: %s failed with %d" % (after, r.returncode))
