@@ -54,6 +54,8 @@ public final class Bridge {
     private var brokerFailuresLogged = 0
     private var daemonFailuresLogged = 0
     private var badStates = 0
+    /// The last error of a libmosquitto loop call, for the log line when the socket is gone.
+    private var lastBrokerError: String?
 
     /// Sets up the MQTT session (client id, credentials, will, TLS); connects nothing yet.
     /// - Parameter password: the first line of `password_file`, read by the caller.
@@ -145,6 +147,7 @@ public final class Bridge {
             if daemonIndex >= 0 { serviceDaemon(fds[daemonIndex].revents) }
             if brokerIndex >= 0 { serviceBroker(fds[brokerIndex].revents) }
             handleBrokerEvents()
+            checkBrokerSocket()
         }
     }
 
@@ -309,9 +312,21 @@ public final class Bridge {
             if events & Int16(POLLOUT) != 0, mqtt.socketDescriptor != nil { try mqtt.loopWrite() }
         } catch {
             log.debug("broker I/O: \(error)")  // the disconnect event that follows is logged
+            lastBrokerError = error.reason
         }
         if mqtt.socketDescriptor != nil {
             do { try mqtt.loopMisc() } catch { log.debug("broker keepalive: \(error)") }
+        }
+    }
+
+    /// libmosquitto closes the socket of a failed TLS handshake without a disconnect callback:
+    /// a session whose socket is gone is failed here, so the bridge always tries again.
+    private func checkBrokerSocket() {
+        switch broker {
+        case .waiting: return
+        case .connecting, .connected:
+            guard mqtt.socketDescriptor == nil else { return }
+            handle(disconnectReason: lastBrokerError ?? "the connection closed")
         }
     }
 
@@ -322,16 +337,8 @@ public final class Bridge {
                 if code == 0 { brokerUp() } else {
                     log.error("the broker \(brokerName) refused the connection: \(reason)")
                 }
-            case let .disconnected(code, reason):
-                let wasConnected = brokerConnected
-                inFlight.removeAll()
-                stateWaitsForAcknowledgements = false
-                availabilityPublished = nil
-                let now = clinux_monotonic_ns()
-                if wasConnected { brokerFailuresLogged = 0 }
-                brokerFailed(wasConnected ? "lost the broker \(brokerName) (\(reason))"
-                                          : "cannot connect to the broker \(brokerName): \(reason)", now: now)
-                _ = code
+            case let .disconnected(_, reason):
+                handle(disconnectReason: reason)
             case let .message(message):
                 handleBrokerMessage(message)
             case let .published(messageID):
@@ -342,6 +349,18 @@ public final class Bridge {
                 }
             }
         }
+    }
+
+    private func handle(disconnectReason reason: String) {
+        if case .waiting = broker { return }
+        let wasConnected = brokerConnected
+        inFlight.removeAll()
+        stateWaitsForAcknowledgements = false
+        availabilityPublished = nil
+        lastBrokerError = nil
+        if wasConnected { brokerFailuresLogged = 0 }
+        brokerFailed(wasConnected ? "lost the broker \(brokerName) (\(reason))"
+                                  : "cannot connect to the broker \(brokerName): \(reason)", now: clinux_monotonic_ns())
     }
 
     private func brokerUp() {
