@@ -341,6 +341,9 @@ public final class Bridge {
                 handle(disconnectReason: reason)
             case let .message(message):
                 handleBrokerMessage(message)
+            case let .log(isError, text):
+                // Rate-limited like the failure lines they explain.
+                log.log(isError && brokerFailuresLogged % 10 == 0 ? .warning : .debug, "libmosquitto: \(text)")
             case let .published(messageID):
                 inFlight.remove(messageID)
                 if stateWaitsForAcknowledgements, inFlight.count < Self.inFlightLimit / 2 {

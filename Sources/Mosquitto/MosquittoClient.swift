@@ -50,6 +50,13 @@ public final class MosquittoClient {
         mosquitto_publish_callback_set(handle) { _, userData, messageID in
             MosquittoClient.owner(userData)?.events.append(.published(messageID: messageID))
         }
+        mosquitto_log_callback_set(handle) { _, userData, level, text in
+            // Only errors and warnings: they explain a failure (e.g. OpenSSL's "certificate
+            // verify failed") that the return codes only call "A TLS error occurred".
+            guard level & Int32(MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
+            MosquittoClient.owner(userData)?.events.append(
+                .log(isError: level & Int32(MOSQ_LOG_ERR) != 0, message: String(cString: text)))
+        }
         mosquitto_message_callback_set(handle) { _, userData, message in
             guard let owner = MosquittoClient.owner(userData), let message = message?.pointee, let topic = message.topic else { return }
             var payload: [UInt8] = []

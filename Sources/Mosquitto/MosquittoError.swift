@@ -34,7 +34,10 @@ public struct MosquittoError: Error, Equatable, Sendable, CustomStringConvertibl
             return String(cString: text)
         }
         guard let text = mosquitto_strerror(code) else { return "libmosquitto error \(code)" }
-        return String(cString: text)
+        // "The connection was lost." reads better inside a log line without its full stop.
+        var reason = String(cString: text)
+        if reason.hasSuffix(".") { reason.removeLast() }
+        return reason
     }
 
     public var description: String { "\(call): \(reason)" }

@@ -39,4 +39,7 @@ public enum MosquittoEvent: Sendable, Equatable {
     case message(MosquittoMessage)
     /// A QoS 1/2 publication with this message id was acknowledged (QoS 0: handed to the socket).
     case published(messageID: Int32)
+    /// libmosquitto's own error or warning line (`mosquitto_log_callback_set`), e.g. the OpenSSL
+    /// reason of a failed TLS handshake.
+    case log(isError: Bool, message: String)
 }
