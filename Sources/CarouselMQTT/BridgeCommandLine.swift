@@ -79,6 +79,7 @@ public enum BridgeCommandLine {
             password = try configuration.passwordFile.map { path throws(BridgeConfigurationError) in
                 try BridgeConfigurationLoader.readPassword(path, configPath: configPath)
             }
+            try checkReadable(configuration, configPath: configPath)
         } catch {
             log.error(error.description)
             return error.exitStatus
@@ -95,6 +96,16 @@ public enum BridgeCommandLine {
             return .configuration
         }
         return bridge.run()
+    }
+
+    /// The TLS files must be readable by this user now (libmosquitto would only say "Invalid
+    /// arguments provided" later, without naming the key).
+    static func checkReadable(_ c: BridgeConfiguration, configPath: String) throws(BridgeConfigurationError) {
+        for (key, path) in [("ca_file", c.caFile), ("cert_file", c.certificateFile), ("key_file", c.keyFile)] {
+            guard let path, access(path, R_OK) != 0 else { continue }
+            let reason = String(cString: strerror(errno))
+            throw BridgeConfigurationError(path: configPath, section: "broker", key: key, message: "cannot read \(path): \(reason)")
+        }
     }
 
     private static func usage(_ problem: String) -> ExitStatus {
