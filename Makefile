@@ -39,7 +39,7 @@ INSTALL     ?= install
 # debian/changelog) for reproducible pages, else today.
 MANDATE     ?= $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
 
-PRODUCTS := carouseld carouselctl
+PRODUCTS := carouseld carouselctl carousel-mqtt
 
 .PHONY: all build man clean install uninstall install-binaries install-data install-man install-web
 
@@ -94,7 +94,7 @@ clean:
 install: build install-binaries install-data install-web $(if $(NO_MAN),,install-man)
 ifeq ($(DESTDIR),)
 	# Live install: create the users, load the rule and units (each step optional).
-	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carouseld-web.conf
+	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carouseld-web.conf $(SYSUSERSDIR)/carousel-mqtt.conf
 	-command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger --subsystem-match=iio --action=change
 	-command -v systemctl >/dev/null && [ -d /run/systemd/system ] && systemctl daemon-reload
 endif
@@ -109,13 +109,22 @@ install-data:
 	  systemd/carouseld.service > $(DESTDIR)$(UNITDIR)/carouseld.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/carouseld.service
 	$(INSTALL) -m 0644 systemd/carouseld.socket $(DESTDIR)$(UNITDIR)/carouseld.socket
+	sed -e 's|/usr/local/bin/carousel-mqtt|$(BINDIR)/carousel-mqtt|g' -e 's|/etc/carouseld/|$(CONFDIR)/|g' \
+	  systemd/carousel-mqtt.service > $(DESTDIR)$(UNITDIR)/carousel-mqtt.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/carousel-mqtt.service
 	$(INSTALL) -m 0644 systemd/60-carouseld.rules $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules
 	$(INSTALL) -m 0644 systemd/sysusers.d/carouseld.conf $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
+	$(INSTALL) -m 0644 systemd/sysusers.d/carousel-mqtt.conf $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
 	# Never overwrite an operator's configuration.
 	if [ -e $(DESTDIR)$(CONFDIR)/carouseld.conf ]; then \
 	  echo "keeping existing $(DESTDIR)$(CONFDIR)/carouseld.conf"; \
 	else \
 	  $(INSTALL) -m 0644 configs/carouseld.conf $(DESTDIR)$(CONFDIR)/carouseld.conf; \
+	fi
+	if [ -e $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf ]; then \
+	  echo "keeping existing $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf"; \
+	else \
+	  $(INSTALL) -m 0644 configs/carousel-mqtt.conf $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf; \
 	fi
 
 # The web display bridge (docs/WEB.md): the websocketd command-line script, the page, its unit
@@ -148,6 +157,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(WEBDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
+	rm -f $(DESTDIR)$(UNITDIR)/carousel-mqtt.service $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
 	# The configuration ($(CONFDIR)) and state (/var/lib/carouseld) are kept.
 	@echo "kept $(DESTDIR)$(CONFDIR) and /var/lib/carouseld; remove them by hand if wanted"

@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "carouseld", targets: ["carouseld"]),
         .executable(name: "carouselctl", targets: ["carouselctl"]),
         .executable(name: "carousel-bench", targets: ["carousel-bench"]),
+        .executable(name: "carousel-mqtt", targets: ["carousel-mqtt"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "MotionFusion", targets: ["MotionFusion"]),
     ],
@@ -19,8 +20,11 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // epoll, signalfd, timerfd, SO_PEERCRED helpers that Glibc's Swift overlay lacks.
         .target(name: "CLinux"),
+        // INI text through libinih, with each key's line number; generic, no Foundation.
+        .target(name: "CarouselINI", dependencies: ["CInih"]),
 
         // Pure libraries: no I/O, no clock, no Foundation.
         .target(name: "CarouselEngine"),
@@ -37,6 +41,11 @@ let package = Package(
             "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
         ]),
 
+        // The MQTT bridge (docs/MQTT.md): libmosquitto's thin wrapper, the bridge, its main.
+        .target(name: "Mosquitto", dependencies: ["CMosquitto"]),
+        .target(name: "CarouselMQTT", dependencies: ["Mosquitto", "CarouselINI", "CarouselProtocol", "CarouselDaemon", "CLinux"]),
+        .executableTarget(name: "carousel-mqtt", dependencies: ["CarouselMQTT"]),
+
         .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon"]),
         .executableTarget(name: "carouselctl", dependencies: ["CarouselCommandLine"]),
         // CUmockdev: the daemon benchmark drives a umockdev testbed (PTY-backed accelerometer).
@@ -48,12 +57,16 @@ let package = Package(
         // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.
         .target(name: "CarouselTestSupport", dependencies: ["MotionFusion", "CarouselProtocol", "CUmockdev", "CLinux"]),
 
+        .testTarget(name: "CarouselINITests", dependencies: ["CarouselINI"]),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "CarouselTestSupport"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "CarouselTestSupport"]),
         .testTarget(name: "IIOSensorsTests", dependencies: ["IIOSensors", "CarouselTestSupport"]),
         .testTarget(name: "CarouselProtocolTests", dependencies: ["CarouselProtocol", "CarouselTestSupport"]),
         .testTarget(name: "CarouselDaemonTests", dependencies: [
             "CarouselDaemon", "CarouselTestSupport", "carouseld",
+        ]),
+        .testTarget(name: "CarouselMQTTTests", dependencies: [
+            "CarouselMQTT", "Mosquitto", "CarouselProtocol", "CarouselTestSupport", "carousel-mqtt", "carouseld",
         ]),
         .testTarget(name: "CarouselCommandLineTests", dependencies: [
             "CarouselCommandLine", "CarouselTestSupport", "carouselctl",

@@ -5,35 +5,15 @@ import CarouselProtocol
 enum ControlRequest {
     /// `{"cmd":"scroll_to","index":N,"animated":B}`
     static func scrollTo(index: Int, animated: Bool) -> String {
-        var w = WireJSONWriter()
-        w.beginObject()
-        w.key("cmd"); w.string("scroll_to")
-        w.key("index"); w.int(index)
-        w.key("animated"); w.bool(animated)
-        w.endObject()
-        return w.text
+        Request.scrollTo(index: index, animated: animated).jsonText
     }
 
     /// `{"cmd":"set_count","count":N}`
-    static func setCount(_ count: Int) -> String {
-        var w = WireJSONWriter()
-        w.beginObject()
-        w.key("cmd"); w.string("set_count")
-        w.key("count"); w.int(count)
-        w.endObject()
-        return w.text
-    }
+    static func setCount(_ count: Int) -> String { Request.setCount(count).jsonText }
 
     /// `{"cmd":"watch","enable":true,"items":B[,"max_rate_hz":R]}`
     static func watch(items: Bool, maxRateHz: Double?) -> String {
-        var w = WireJSONWriter()
-        w.beginObject()
-        w.key("cmd"); w.string("watch")
-        w.key("enable"); w.bool(true)
-        w.key("items"); w.bool(items)
-        if let maxRateHz { w.key("max_rate_hz"); w.number(maxRateHz) }
-        w.endObject()
-        return w.text
+        Request.watch(WatchRequest(enable: true, items: items, maxRateHz: maxRateHz)).jsonText
     }
 
     static let recenterTilt = #"{"cmd":"recenter_tilt"}"#

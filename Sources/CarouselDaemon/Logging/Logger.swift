@@ -48,17 +48,23 @@ public struct Logger: Sendable {
     private let sink: @Sendable (String) -> Void
 
     /// A logger writing to `sink` (one call per complete line, newline included).
-    public init(threshold: LogLevel = .info, format: Format = .journal, sink: @escaping @Sendable (String) -> Void) {
+    /// The program named in `.plain` lines (`carouseld`, `carousel-mqtt`).
+    public var programName: String
+
+    public init(threshold: LogLevel = .info, format: Format = .journal, programName: String = "carouseld",
+                sink: @escaping @Sendable (String) -> Void) {
         self.threshold = threshold
         self.format = format
+        self.programName = programName
         self.sink = sink
     }
 
     /// A logger writing to standard error with `write(2)` (the C `stderr` global is not usable
     /// from Swift 6, and `write` on a pipe of up to PIPE_BUF bytes is atomic, so lines from
     /// several processes in one journal stream do not interleave).
-    public static func standardError(threshold: LogLevel = .info, format: Format = .journal) -> Logger {
-        Logger(threshold: threshold, format: format, sink: { writeWholeLine(STDERR_FILENO, $0) })
+    public static func standardError(threshold: LogLevel = .info, format: Format = .journal,
+                                     programName: String = "carouseld") -> Logger {
+        Logger(threshold: threshold, format: format, programName: programName, sink: { writeWholeLine(STDERR_FILENO, $0) })
     }
 
     /// Whether a message at `level` would be written (to skip building expensive messages).
@@ -83,7 +89,7 @@ public struct Logger: Sendable {
         }
         switch format {
         case .journal: return "<\(level.rawValue)>\(text)\n"
-        case .plain: return "carouseld: \(level.name): \(text)\n"
+        case .plain: return "\(programName): \(level.name): \(text)\n"
         }
     }
 

@@ -1,0 +1,63 @@
+import CarouselMQTT
+import CarouselProtocol
+import Testing
+
+/// The discovery configs, parsed back and checked field by field.
+@Suite struct HomeAssistantDiscoveryTests {
+    static let discovery = HomeAssistantDiscovery(discoveryPrefix: "homeassistant", deviceID: "lobby",
+                                                  topics: BridgeTopics(topicPrefix: "carouseld", deviceID: "lobby"),
+                                                  release: "0.1.0")
+
+    static func configs(count: Int) throws -> [String: WireJSON] {
+        var result: [String: WireJSON] = [:]
+        for (topic, payload) in discovery.messages(count: count) { result[topic] = try WireJSONParser.parse(payload) }
+        return result
+    }
+
+    @Test func oneConfigPerEntityWithTheSharedFields() throws {
+        let configs = try Self.configs(count: 10)
+        #expect(Set(configs.keys) == [
+            "homeassistant/number/lobby/index/config", "homeassistant/sensor/lobby/roll/config",
+            "homeassistant/sensor/lobby/pitch/config", "homeassistant/binary_sensor/lobby/sensor_ok/config",
+            "homeassistant/switch/lobby/tilt/config", "homeassistant/button/lobby/recenter/config",
+        ])
+        let device = WireJSON.object([
+            ("identifiers", .array([.string("carouseld_lobby")])), ("name", .string("carouseld lobby")),
+            ("manufacturer", .string("carouseld")), ("model", .string("carousel-mqtt bridge")), ("sw_version", .string("0.1.0")),
+        ])
+        for (topic, config) in configs {
+            let object = topic.split(separator: "/")[3]
+            #expect(config["device"] == device, "\(topic)")
+            #expect(config["unique_id"] == .string("carouseld_lobby_\(object)"))
+            #expect(config["availability_topic"] == .string("carouseld/lobby/availability"))
+            #expect(config["payload_available"] == .string("online"))
+            #expect(config["payload_not_available"] == .string("offline"))
+            #expect(config["state_topic"] == (object == "recenter" ? nil : .string("carouseld/lobby/state")), "\(topic)")
+        }
+        #expect(Self.discovery.statusTopic == "homeassistant/status")
+    }
+
+    @Test func entitiesReadAndCommandTheRightTopics() throws {
+        let c = try Self.configs(count: 10)
+        let number = try #require(c["homeassistant/number/lobby/index/config"])
+        #expect(number["command_topic"] == .string("carouseld/lobby/set/index"))
+        #expect(number["value_template"] == .string("{{ value_json.index }}"))
+        #expect(number["min"] == .number(0) && number["max"] == .number(9) && number["step"] == .number(1))
+        let roll = try #require(c["homeassistant/sensor/lobby/roll/config"])
+        #expect(roll["value_template"] == .string("{{ value_json.tilt.roll_deg }}"))
+        #expect(roll["unit_of_measurement"] == .string("°"))
+        #expect(c["homeassistant/sensor/lobby/pitch/config"]?["value_template"] == .string("{{ value_json.tilt.pitch_deg }}"))
+        let ok = try #require(c["homeassistant/binary_sensor/lobby/sensor_ok/config"])
+        #expect(ok["value_template"] == .string("{{ 'ON' if value_json.sensor in ['ok', 'replay'] else 'OFF' }}"))
+        let tilt = try #require(c["homeassistant/switch/lobby/tilt/config"])
+        #expect(tilt["command_topic"] == .string("carouseld/lobby/set/tilt"))
+        #expect(tilt["payload_on"] == .string("ON") && tilt["state_off"] == .string("OFF"))
+        let button = try #require(c["homeassistant/button/lobby/recenter/config"])
+        #expect(button["command_topic"] == .string("carouseld/lobby/recenter"))
+    }
+
+    @Test func theNumbersMaximumFollowsTheCount() throws {
+        #expect(try WireJSONParser.parse(Self.discovery.indexNumber(count: 4).payload)["max"] == .number(3))
+        #expect(try WireJSONParser.parse(Self.discovery.indexNumber(count: 0).payload)["max"] == .number(0))
+    }
+}
