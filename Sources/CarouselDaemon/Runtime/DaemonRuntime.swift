@@ -100,7 +100,6 @@ final class DaemonRuntime {
         core.configPath = options.configurationPath
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
-        core.directWrite = { fd, bytes in DaemonRuntime.send(bytes, to: fd) }
         core.clientDropped = { [unowned self] id, peer, why in
             let fd = self.clients[id].map { String($0.fd) } ?? "?"
             self.log.warning("\(id) (fd \(fd), pid \(peer.pid), uid \(peer.uid)) dropped: \(why)")
@@ -469,8 +468,10 @@ final class DaemonRuntime {
                 clients[id] = nil
                 continue
             }
+            // The outbox writes a line for an empty queue at once through this `send`, so a
+            // watcher that keeps up costs one `send` per STATE and no copy.
             let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials),
-                                                now: now, handle: fd)
+                                                now: now, writer: { Self.send($0, to: fd) })
             log.debug("\(id) connected (pid \(pid), uid \(uid))\(accepted ? "" : ": refused, max_clients reached")")
         }
     }
