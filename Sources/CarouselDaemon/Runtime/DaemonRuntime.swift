@@ -89,8 +89,7 @@ final class DaemonRuntime {
         let now = clinux_monotonic_ns()
         let c = options.configuration
         let engine = CarouselEngine(configuration: EngineSetup.carouselConfiguration(c), time: 0)
-        let log = options.logger
-        self.source = SensorFactory.make(c.sensor, log: { line in log.log(.info, line) })
+        self.source = SensorFactory.make(c.sensor, log: options.logger.sink)
         self.core = DaemonCore(
             engine: engine,
             tiltPipeline: DaemonRuntime.makePipeline(c),
@@ -346,7 +345,7 @@ final class DaemonRuntime {
         }
         if new.sensor != old.sensor {
             stopSensor()
-            source = SensorFactory.make(new.sensor, log: { [log] line in log.log(.info, line) })
+            source = SensorFactory.make(new.sensor, log: log.sink)
             core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         }
         // A new pipeline for new [filter]/[tilt]/axis settings or another sensor (its estimate
