@@ -70,7 +70,7 @@ import CarouselTestSupport
         let daemon = try Daemon()
         let text = runCtl(["status", "--config", daemon.config])
         #expect(text.status == .ok, "stderr: \(text.err)\nlog: \(daemon.process.log)")
-        #expect(text.out.hasPrefix("carouseld \(carouseldRelease) (protocol 1.0) on \(daemon.socket)\n"))
+        #expect(text.out.hasPrefix("carouseld \(carouseldRelease) (protocol 1.1) on \(daemon.socket)\n"))
         #expect(text.out.contains("  sensor:       replay"))
         #expect(text.out.contains("item 0 of 10"))
 

@@ -68,6 +68,9 @@ final class ClientSession {
     var lastStateTime: Int64?
     /// In the core's flush queue (`DaemonCore.takeClientsToFlush`).
     var queuedForFlush = false
+    /// Until when (CLOCK_MONOTONIC ns) this client's `recenter_tilt` waits for a fresh tilt
+    /// estimate; its later requests wait with it. nil: no request waits.
+    var recenterDeadline: Int64?
 
     init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, outbox: Outbox) {
         self.id = id

@@ -4,13 +4,10 @@ import CarouselProtocol
 /// Publishing (INTERFACES §2): one snapshot per change, encoded once and shared by every
 /// watcher, each watcher's rate limit, and INDEX after the STATE that shows the rest.
 extension DaemonCore {
-    /// Whether the frame timer must run, by the engine's phase.
-    var isMoving: Bool {
-        switch engine.phase {
-        case .idle, .dragging, .outer_scrolling: return false
-        case .decelerating, .snapping, .animating, .tilting: return true
-        }
-    }
+    /// Whether the frame timer must run: the engine's own rule (`CarouselEngine.isMoving`: a
+    /// motion runs, or velocity-mode tilt moves the content). A position-mode tilt, or a tilt
+    /// pushing a carousel pinned at an end, changes nothing until the next sample arrives.
+    var isMoving: Bool { engine.isMoving }
 
     /// Advances the engine to `now`, publishes a new snapshot if it changed, sends what is due,
     /// and INDEX for every rest on a different item.
@@ -122,7 +119,7 @@ extension DaemonCore {
         let message = StateMessage(
             seq: seq, timeNanoseconds: p.time, index: p.state.index, position: p.state.position,
             offset: p.state.offset, velocity: p.state.velocity, phase: p.state.phase.rawValue, count: p.state.count,
-            tilt: WireTilt(rollDeg: reading?.rollDegrees ?? 0, pitchDeg: reading?.pitchDegrees ?? 0, enabled: p.tiltEnabled),
+            tilt: WireTilt(rollDeg: reading?.rollDegrees, pitchDeg: reading?.pitchDegrees, enabled: p.tiltEnabled),
             sensor: p.sensor.rawValue)
         guard items else { return message.encodedLine() }
         // Items are computed for the engine's current time, which is the snapshot's time: a

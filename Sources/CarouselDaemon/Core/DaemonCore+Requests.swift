@@ -30,6 +30,8 @@ extension DaemonCore {
         case let .samples(enable):
             setSubscription(of: s) { $0.samples = enable }
             acknowledge(request, to: s, now: now)
+        case .recenterTilt:
+            handleRecenter(request, from: s, now: now)
         default:
             if let problem = apply(control: request, now: now) {
                 send(.error(problem), to: s)
@@ -102,6 +104,7 @@ extension DaemonCore {
             engine.outerScrollEnded(at: t)
         case let .setCount(count):
             engine.setCount(count, at: t)
+            overrides.count = count
             forceChange = true
         case let .setGeometry(g):
             if let problem = RuntimeSettingsCheck.geometry(g, current: engine.configuration) {
@@ -111,6 +114,7 @@ extension DaemonCore {
                           item: CarouselSize(width: g.item.width, height: g.item.height), spacing: g.spacing,
                           axis: g.axis.flatMap(ScrollAxis.init(rawValue:)),
                           direction: g.direction.flatMap(LayoutDirection.init(rawValue:)), at: t)
+            overrides.record(g)
             forceChange = true
         case let .setTilt(settings):
             if let problem = RuntimeSettingsCheck.tilt(settings, current: engine.configuration) {
@@ -119,19 +123,14 @@ extension DaemonCore {
             engine.setTilt(enabled: settings.enabled, mode: settings.mode.flatMap(TiltMode.init(rawValue:)),
                            deadZoneDegrees: settings.deadZoneDeg, maxDegrees: settings.maxDeg,
                            maxItemsPerSecond: settings.maxItemsPerSecond, at: t)
+            overrides.record(settings)
             forceChange = true
-        case .recenterTilt:
-            guard let pipeline = tiltPipeline, pipeline.recenter() else {
-                return ProtocolError(.unavailable, "no tilt estimate yet (the sensor delivers no samples)", cmd: request.cmd)
-            }
-            tilt = tilt.map { _ in TiltReading(rollDegrees: 0, pitchDegrees: 0, driveDegrees: 0) }
-            engine.tilt(rollDegrees: 0, at: t)
         case .reload:
             if let problem = reloadHandler() {
                 return ProtocolError(.unavailable, "reload failed, keeping the running configuration: \(problem)",
                                      cmd: request.cmd)
             }
-        case .watch, .poll, .status, .sensors, .samples:
+        case .watch, .poll, .status, .sensors, .samples, .recenterTilt:
             break  // answered by `handle(line:from:now:)`
         }
         return nil

@@ -57,12 +57,18 @@ public final class DaemonCore {
     public var sensorIdentity: (name: String, path: String)?
     public var sampleRateHz: Double?
 
-    public private(set) var sensorStatus: SensorStatus
+    public internal(set) var sensorStatus: SensorStatus
     public private(set) var sensorName: String?
     public private(set) var sensorMessage: String?
     public internal(set) var tilt: TiltReading?
 
     let startNanoseconds: Int64
+    /// The shell reads the sensor (between `sensorStarted` and `sensorStopped`).
+    var sensorRunning = false
+    /// Clients whose `recenter_tilt` waits for a fresh estimate, oldest first.
+    var recenterWaiters: [ClientSession] = []
+    /// Settings clients changed at runtime, kept across reloads.
+    var overrides = RuntimeOverrides()
     var sessions: [ClientID: ClientSession] = [:]
     private var order: [ClientID] = []
     /// Closing connections and when they are closed anyway, CLOCK_MONOTONIC ns.
@@ -120,9 +126,10 @@ public final class DaemonCore {
     public var clientCount: Int { sessions.values.reduce(0) { $0 + ($1.isOpen ? 1 : 0) } }
     /// Number of clients watching.
     public var watcherCount: Int { sessions.values.reduce(0) { $0 + ($1.watch != nil ? 1 : 0) } }
-    /// Whether the sensor must be read: someone watches or wants samples, or `always_on`.
+    /// Whether the sensor must be read: someone watches or wants samples, a `recenter_tilt`
+    /// waits for a fresh estimate, or `always_on`.
     public var needsSamples: Bool {
-        if limits.alwaysOn { return true }
+        if limits.alwaysOn || !recenterWaiters.isEmpty { return true }
         let r = currentRoster()
         return !r.watchers.isEmpty || !r.sampleClients.isEmpty
     }
@@ -211,6 +218,7 @@ public final class DaemonCore {
             consider((s.lastStateTime ?? Int64.min / 2) + watch.frameIntervalNanoseconds)
         }
         for (_, t) in lingering { consider(t) }
+        for s in recenterWaiters { if let t = s.recenterDeadline { consider(t) } }
         return deadline
     }
 
@@ -251,6 +259,7 @@ public final class DaemonCore {
         guard let s = sessions.removeValue(forKey: id) else { return }
         s.lifecycle = .closed  // a queued flush of it finds nothing to do
         lingering[id] = nil
+        recenterWaiters.removeAll { $0 === s }
         if let i = order.firstIndex(of: id) { order.remove(at: i) }
         rosterChanged()
     }
@@ -272,7 +281,14 @@ public final class DaemonCore {
         // What a closing or dropped client still sends is discarded.
         guard let s = sessions[id], s.isOpen else { return }
         s.framer.append(bytes)
-        while s.isOpen {
+        handleBufferedLines(of: s, now: now)
+    }
+
+    /// Answers the complete lines `s` has sent, in order, until none is left or one must be
+    /// answered later (a `recenter_tilt` waiting for a fresh estimate: the lines after it wait
+    /// with it, so replies keep the order of the requests).
+    func handleBufferedLines(of s: ClientSession, now: Int64) {
+        while s.isOpen, s.recenterDeadline == nil {
             let line: ArraySlice<UInt8>?
             do {
                 line = try s.framer.nextLine()
@@ -308,9 +324,17 @@ public final class DaemonCore {
             if let latest {
                 tilt = latest
                 engine.tilt(rollDegrees: latest.driveDegrees, at: seconds(now))
+                if !recenterWaiters.isEmpty { finishRecenterWaits(now: now) }
             }
         }
         publish(now: now)
+    }
+
+    /// The shell started reading the sensor: from now on a status other than `ok`/`replay`
+    /// means it cannot deliver, and a waiting `recenter_tilt` is refused at once.
+    public func sensorStarted(now: Int64) {
+        sensorRunning = true
+        refuseRecenterWaitsIfTheSensorCannotDeliver(now: now)
     }
 
     /// The shell stopped reading the sensor (nobody watches any more, or it is replaced): the
@@ -319,6 +343,7 @@ public final class DaemonCore {
     /// the nearest card): otherwise an unwatched daemon went on scrolling, and waking 60 times a
     /// second, on the roll it had when the last watcher left.
     public func sensorStopped(now: Int64) {
+        sensorRunning = false
         guard dropTilt(now: now) else { return }
         publish(now: now)
     }
@@ -342,6 +367,7 @@ public final class DaemonCore {
         sensorName = name
         sensorMessage = message
         if status != .ok && status != .replay { dropTilt(now: now) }
+        refuseRecenterWaitsIfTheSensorCannotDeliver(now: now)
         let line = ServerMessage.sensor(status: status.rawValue, name: name, message: message).encodedLine()
         for s in watchers() { append(line, to: s) }
         publish(now: now)
@@ -355,13 +381,15 @@ public final class DaemonCore {
             rosterChanged()
             markForFlush(s)
         }
+        expireRecenterWaits(now: now)
         publish(now: now)
     }
 
     /// Replaces the engine configuration after a reload (keeps the position, see
-    /// `CarouselEngine.reconfigure`).
+    /// `CarouselEngine.reconfigure`). What clients set at runtime stays (`RuntimeOverrides`):
+    /// the file's values apply to every setting no client has changed.
     public func reconfigure(_ configuration: CarouselConfiguration, now: Int64) {
-        engine.reconfigure(configuration, at: seconds(now))
+        engine.reconfigure(overrides.applied(to: configuration), at: seconds(now))
         forceChange = true
         publish(now: now)
     }

@@ -360,10 +360,12 @@ final class DaemonRuntime {
 
     private func updateSensor(now: Int64) {
         let wanted = core.needsSamples
+        var started = false
         if wanted && !sourceStarted {
             do {
                 try source.start()
                 sourceStarted = true
+                started = true
             } catch {
                 log.error("sensor \(source.name): \(error.description)")
                 reportSensor(now: now, fallback: .error, message: error.description)
@@ -374,6 +376,8 @@ final class DaemonRuntime {
         }
         syncSensorDescriptor()
         reportSensor(now: now)
+        // After its status is reported, so the core judges the started sensor's status.
+        if started { core.sensorStarted(now: now) }
     }
 
     private func stopSensor() {
