@@ -340,8 +340,8 @@ public final class DaemonCore {
     /// The shell stopped reading the sensor (nobody watches any more, or it is replaced): the
     /// last tilt is no longer current. STATE reports no tilt until the next sample, and the
     /// carousel stops following it as if the device were level (in velocity mode it settles on
-    /// the nearest card): otherwise an unwatched daemon went on scrolling, and waking 60 times a
-    /// second, on the roll it had when the last watcher left.
+    /// the nearest card), so an unwatched daemon neither scrolls on the roll it had when the last
+    /// watcher left nor wakes for it.
     public func sensorStopped(now: Int64) {
         sensorRunning = false
         guard dropTilt(now: now) else { return }
@@ -349,9 +349,8 @@ public final class DaemonCore {
     }
 
     /// Forgets the last tilt and levels the engine (the roll it follows), as if the device were
-    /// level. Returns whether there was a tilt to drop. Both go together: a sensor gone absent
-    /// used to clear only `tilt`, so STATE said 0° while the carousel scrolled on at the last
-    /// roll, and the `sensorStopped` that followed found nothing to drop.
+    /// level. Returns whether there was a tilt to drop. Both go together, so STATE never shows
+    /// no tilt while the carousel still follows the last roll.
     @discardableResult
     private func dropTilt(now: Int64) -> Bool {
         guard tilt != nil || engine.tiltRollDegrees != 0 else { return false }
