@@ -37,9 +37,8 @@ enum SensorFactory {
     /// selected IIO accelerometer's `name` and sysfs path, or for a replay the recording's file
     /// name and configured path; nil while no IIO sensor is selected (not started, absent).
     static func identity(of source: SensorSource, settings: SensorSettings) -> CalibrationLoader.SensorIdentity? {
-        if let iio = source as? IIOSensorSource {
-            guard let selection = iio.selection else { return nil }
-            return CalibrationLoader.SensorIdentity(name: selection.accel.name, path: selection.accel.path)
+        if let device = source.selectedDevice {
+            return CalibrationLoader.SensorIdentity(name: device.name, path: device.path)
         }
         guard settings.source == .replay, !settings.replayFile.isEmpty else { return nil }
         return CalibrationLoader.SensorIdentity(name: source.name, path: settings.replayFile)

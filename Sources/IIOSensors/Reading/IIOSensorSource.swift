@@ -84,6 +84,10 @@ public final class IIOSensorSource: SensorSource {
 
     public var pollDescriptor: Int32? { epollFD >= 0 ? epollFD : nil }
 
+    public var selectedDevice: (name: String, path: String)? {
+        selection.map { (name: $0.accel.name, path: $0.accel.path) }
+    }
+
     /// The read mode of the accelerometer device, or nil while absent.
     public var currentMode: ReadMode? { accelReader?.mode }
 
@@ -303,7 +307,7 @@ public final class IIOSensorSource: SensorSource {
         // A device whose sysfs tree is gone (its remove uevent lost, or never sent) is removed,
         // not stale: re-enabling it would only fail.
         for r in [reader, gyroReader].compactMap({ $0 }) {
-            if let sysfs = r.attributes as? SysfsAttributes, !sysfs.exists { return lost(r.info) }
+            if r.attributes.isPresent == false { return lost(r.info) }
         }
         let who = "\(reader.info.name) (\(reader.info.id))"
         let ms = (now - lastSampleNanoseconds) / 1_000_000
@@ -343,7 +347,7 @@ public final class IIOSensorSource: SensorSource {
         // Gone: the sysfs directory, or (while the kernel is still tearing it down) its files.
         let goneErrno: Bool
         if case let .io(_, _, code) = error { goneErrno = code == ENODEV || code == ENOENT || code == ENXIO } else { goneErrno = false }
-        if let sysfs = reader.attributes as? SysfsAttributes, goneErrno || !sysfs.exists {
+        if let present = reader.attributes.isPresent, goneErrno || !present {
             lost(reader.info)
             return
         }
