@@ -43,6 +43,13 @@ public protocol SensorSource: AnyObject {
     /// CLOCK_MONOTONIC. A malformed sample is skipped (and counted), never thrown.
     /// - Throws: `SensorError` when the device is gone or the read fails for good.
     func readAvailable(into samples: inout [IMUSample]) throws(SensorError)
+    /// The selected device's IIO `name` and sysfs path (the accelerometer's, for a pair), which a
+    /// calibration file must name; nil while none is selected and for sources without a device.
+    var selectedDevice: (name: String, path: String)? { get }
+}
+
+extension SensorSource {
+    public var selectedDevice: (name: String, path: String)? { nil }
 }
 
 /// Errors of the sensor layer; each names the device, the attribute or file, and errno.

@@ -4,7 +4,7 @@ import Glibc
 // Build in release mode: `swift build -c release`, then `.build/release/carousel-bench all`.
 
 let usage = """
-usage: carousel-bench engine|fusion|daemon|all [--json] [--runs N] [--samples N] [--carouseld PATH]
+usage: carousel-bench engine|fusion|daemon|core|all [--json] [--runs N] [--samples N] [--carouseld PATH]
   engine   visible-attribute frame cost (10 vs 1,000,000 items), attributes/s per layout style,
            CPU of a 60 s session at 120 Hz
   fusion   samples/s through the default estimator + biquad (the target), and through its parts
@@ -12,6 +12,8 @@ usage: carousel-bench engine|fusion|daemon|all [--json] [--runs N] [--samples N]
   daemon   start-up to READY, idle wake-ups (before any client and after the last watcher),
            sample-to-STATE latency with 1 and 16 watchers, CPU with 256 watchers at 60 Hz, RSS;
            runs the carouseld built beside this binary under umockdev
+  core     the daemon core's fan-out in-process (256 watchers, scripted clock, no sockets):
+           deterministic, for instruction counts under valgrind --tool=callgrind
   all      engine, fusion and daemon
   --json   one JSON object per line: name, unit, value (= median), runs, median, min, max, and
            target (text) and meets_target for figures with a target
@@ -59,7 +61,7 @@ while !arguments.isEmpty {
     case "-h", "--help":
         print(usage, terminator: "")
         exit(0)
-    case "engine", "fusion", "daemon", "all": commands.append(a)
+    case "engine", "fusion", "daemon", "core", "all": commands.append(a)
     default: fail("unknown argument '\(a)'\n" + usage, status: 64)
     }
 }
@@ -70,6 +72,7 @@ let reporter = Reporter(json: json)
 var status: Int32 = 0
 for command in commands {
     if command == "engine" || command == "all" { EngineBench(reporter: reporter, runs: runs).run() }
+    if command == "core" { CoreFanOutBench(reporter: reporter, runs: runs).run() }
     if command == "fusion" || command == "all" { FusionBench(reporter: reporter, runs: runs, samplesPerRun: fusionSamples).run() }
     if command == "daemon" || command == "all" {
         do {

@@ -288,4 +288,17 @@ import MotionFusion
         #expect(run.status == .configuration, "stderr: \(run.err)")
         #expect(run.err.contains("calibration.conf:3: bad"))
     }
+
+    /// Protocol 1.1: a daemon without a tilt estimate sends `null`; status and watch say so
+    /// instead of printing a level 0°.
+    @Test func tiltWithoutAnEstimatePrintsNoAngles() throws {
+        let state = try WireJSONParser.parse(#"{"class":"STATE","seq":2,"index":0,"position":0,"phase":"idle","count":5,"tilt":{"roll_deg":null,"pitch_deg":null,"enabled":true},"sensor":"ok"}"#)
+        #expect(StatusText.stateLine(state)
+                == "#2       index 0/5      position 0.000     idle             roll -        pitch -       sensor ok")
+        let greeting = try WireJSONParser.parse(#"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":1}"#)
+        let status = try WireJSONParser.parse(#"{"class":"STATUS","release":"0.1.0","sensor":"ok","clients":1,"watchers":0}"#)
+        let text = StatusText.render(greeting: greeting, status: status, state: state, socketPath: "/run/carouseld/carouseld.sock")
+        #expect(text.contains("(protocol 1.1)"))
+        #expect(text.hasSuffix("  tilt:         no estimate yet (enabled)\n"))
+    }
 }

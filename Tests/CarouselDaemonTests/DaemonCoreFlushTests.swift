@@ -138,24 +138,23 @@ import Testing
         #expect(h.core.pendingOutput(for: a).isEmpty)
     }
 
-    @Test func directWriteSendsAtOnceAndQueuesOnlyWhatTheSocketRefused() throws {
+    @Test func theWriterSendsAtOnceAndTheOutboxQueuesOnlyWhatTheSocketRefused() throws {
         var h = CoreHarness()
         var written: [Int32: [UInt8]] = [:]
         var room: [Int32: Int] = [:]  // bytes each "socket" still takes; nil: unlimited
         var failing: Set<Int32> = []
-        h.core.directWrite = { handle, bytes in
-            if failing.contains(handle) { return .failed }
-            let n = min(bytes.count, room[handle] ?? Int.max)
-            guard n > 0 else { return .wouldBlock }
-            written[handle, default: []] += bytes.prefix(n)
-            room[handle] = room[handle].map { $0 - n }
-            return .wrote(n)
-        }
         func connect(_ handle: Int32) -> ClientID {
             let id = ClientID(h.nextID)
             h.nextID += 1
             h.core.clientConnected(id, credentials: PeerCredentials(pid: 1, uid: 0, gid: 0), mayControl: true,
-                                   now: h.now, handle: handle)
+                                   now: h.now, writer: { bytes in
+                if failing.contains(handle) { return .failed }
+                let n = min(bytes.count, room[handle] ?? Int.max)
+                guard n > 0 else { return .wouldBlock }
+                written[handle, default: []] += bytes.prefix(n)
+                room[handle] = room[handle].map { $0 - n }
+                return .wrote(n)
+            })
             return id
         }
         room[11] = 30
@@ -203,7 +202,7 @@ import Testing
         h.core.sensorChanged(status: .absent, name: nil, message: "unplugged", now: h.now)
         let watched = h.run(until: h.now + 3_000 * CoreHarness.ms, reading: c).map(\.1)
         let last = try #require(watched.last { $0["class"] == .string("STATE") })
-        #expect(last["tilt"]?["roll_deg"] == .number(0))
+        #expect(last["tilt"]?["roll_deg"] == .null)
         #expect(last["phase"] == .string("idle"))
         #expect(last["index"] == .number(1))
         #expect(last["offset"] == .number(260))

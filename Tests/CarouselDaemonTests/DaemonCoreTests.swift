@@ -81,7 +81,7 @@ struct CoreHarness {
         #expect(got[2]["phase"] == .string("idle"))
         #expect(got[2]["count"] == .number(10))
         #expect(got[2]["sensor"] == .string("replay"))
-        #expect(got[2]["tilt"] == (try WireJSONParser.parse(#"{"roll_deg":0,"pitch_deg":0,"enabled":true}"#)))
+        #expect(got[2]["tilt"] == (try WireJSONParser.parse(#"{"roll_deg":null,"pitch_deg":null,"enabled":true}"#)))
         #expect(h.core.needsSamples)
         // Idle: nothing due, nothing sent.
         #expect(h.core.nextDeadline == nil)
@@ -386,7 +386,8 @@ struct CoreHarness {
         h.send(#"{"cmd":"watch"}"#, from: watcher)
         let first = try #require(h.read(watcher).first { $0["class"] == .string("STATE") })
         // No tilt until the next sample, not the −14° of a sensor run that ended.
-        #expect(first["tilt"]?["roll_deg"] == .number(0))
+        #expect(first["tilt"]?["roll_deg"] == .null)
+        #expect(first["tilt"]?["pitch_deg"] == .null)
         let rest = h.run(until: h.now + 3_000 * CoreHarness.ms, reading: watcher).map(\.1)
         let last = try #require(rest.last { $0["class"] == .string("STATE") })
         #expect(last["phase"] == .string("idle"))
@@ -473,5 +474,42 @@ struct CoreHarness {
         #expect(got.map { $0["class"] } == [.string("ACK"), .string("STATE"), .string("INDEX")])
         #expect(got[1]["offset"] == .number(1040)) // 4 · 260
         #expect(got[2] == (try WireJSONParser.parse(#"{"class":"INDEX","index":4,"previous":0}"#)))
+    }
+
+    /// The frame timer follows the engine's `isMoving`: a held tilt that moves nothing (position
+    /// mode, or velocity mode pushing against an end) wakes nobody until the next sample.
+    @Test func aTiltThatMovesNothingCausesNoWakeUps() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        h.send(#"{"cmd":"set_tilt","mode":"position"}"#, from: c)
+        _ = h.read(c)
+        // Position mode, roll −12.5° of max 25°: displacement 0.5 · 0.5 · 260 = 65 points.
+        h.tilt.roll = -12.5
+        h.now += 100 * CoreHarness.ms
+        let sample = IMUSample(timestampNanoseconds: 0, accel: Vector3(0, 0, 9.81))
+        h.core.samplesArrived([sample], now: h.now)
+        let tilted = try #require(h.read(c).first)
+        #expect(tilted["phase"] == .string("tilting"))
+        #expect(tilted["offset"] == .number(65))
+        #expect(h.core.nextDeadline == nil)
+        #expect(h.run(until: h.now + 2_000 * CoreHarness.ms, reading: c).isEmpty)
+
+        // Velocity mode at the last item (9 · 260 = 2340), tilted toward higher indices: pinned.
+        var v = CoreHarness()
+        let w = v.connect()
+        v.send(#"{"cmd":"watch"}"#, from: w)
+        v.send(#"{"cmd":"scroll_to","index":9,"animated":false}"#, from: w)
+        _ = v.read(w)
+        _ = v.read(w)  // the STATE and INDEX that waited behind the first STATE
+        v.tilt.roll = -14
+        v.now += 100 * CoreHarness.ms
+        v.core.samplesArrived([sample], now: v.now)
+        let pinned = try #require(v.read(w).first)
+        #expect(pinned["tilt"]?["roll_deg"] == .number(-14))
+        #expect(pinned["offset"] == .number(2340))
+        #expect(pinned["velocity"] == .number(0))
+        #expect(v.core.nextDeadline == nil)
+        #expect(v.run(until: v.now + 2_000 * CoreHarness.ms, reading: w).isEmpty)
     }
 }

@@ -50,4 +50,19 @@ import Glibc
         #expect(abs(abs(try polledRoll(c)) - 20) < 0.5)
         #expect(try daemon.stop() == 0)
     }
+
+    /// Nobody has watched: the daemon is not reading the sensor, yet `recenter_tilt` works; it
+    /// reads the sensor for the request and recenters on that fresh estimate.
+    @Test func recenterBeforeAnyoneWatchedReadsTheSensorOnDemand() throws {
+        let daemon = try E2EDaemon.steadyRoll("recenter-first", scrolling: false)
+        let c = try daemon.client()
+        try c.send(#"{"cmd":"recenter_tilt"}"#)
+        let reply = try #require(try c.readUntil { $0["class"] == .string("ACK") || $0["class"] == .string("ERROR") }.last)
+        #expect(reply == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"recenter_tilt"}"#)))
+        // The steady 20° roll is now neutral.
+        try c.send(#"{"cmd":"samples","enable":true}"#)
+        try waitForSamples(c, 20)
+        #expect(abs(try polledRoll(c)) < 0.5)
+        #expect(try daemon.stop() == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import IIOSensors
 import Testing
 @testable import CarouselDaemon
 
@@ -33,5 +34,22 @@ import Testing
         #expect(counter.built == 0)
         #expect(logger.isEnabled(.error) && !logger.isEnabled(.notice))
         #expect(LogLevel.error < LogLevel.debug)
+    }
+
+    /// A sensor source reports with a level, and the daemon's logger keeps it: a warning is
+    /// `<4>` for journald and `warning:` on a terminal, never an info line wrapping a prefix.
+    @Test func aSensorWarningKeepsItsLevelInJournalAndForegroundFormats() throws {
+        let message = "no sensor matches 'carouseld-test-no-such-sensor'; waiting for a sensor to be plugged in"
+        for (format, prefix) in [(Logger.Format.journal, "<4>"), (.plain, "carouseld: warning: ")] {
+            let lines = Lines()
+            let logger = Logger(threshold: .info, format: format) { lines.all.append($0) }
+            let source = IIOSensorSource(
+                configuration: IIOSourceConfiguration(device: "carouseld-test-no-such-sensor", watchHotplug: false),
+                log: logger.sink)
+            try source.start()
+            source.stop()
+            #expect(source.status == .absent)
+            #expect(lines.all == [prefix + message + "\n"])
+        }
     }
 }

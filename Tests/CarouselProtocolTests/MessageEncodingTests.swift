@@ -61,9 +61,11 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         #expect(v["items"]?[0]?["zIndex"] == .number(0))
         #expect(v["items"]?[0]?["transform"]?.arrayValue?.count == 16)
         let empty = StateMessage(seq: 1, timeNanoseconds: 0, index: nil, position: 0, offset: 0, velocity: 0,
-                                 phase: "idle", count: 0, tilt: WireTilt(rollDeg: 0, pitchDeg: 0, enabled: false), sensor: "absent")
+                                 phase: "idle", count: 0, tilt: WireTilt(rollDeg: nil, pitchDeg: nil, enabled: false), sensor: "absent")
         let e = try WireJSONParser.parse(empty.encodedLine().dropLast())
         #expect(e["index"] == .null)
+        // No estimate: roll and pitch are null, not a 0 that looks like a level device (1.1).
+        #expect(text(empty.encodedLine()).contains(#""tilt":{"roll_deg":null,"pitch_deg":null,"enabled":false}"#))
         #expect(e["items"] == nil)
     }
 

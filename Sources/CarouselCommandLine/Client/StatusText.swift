@@ -28,7 +28,11 @@ enum StatusText {
         row("carousel:", "item \(index) of \(count), position \(number(state["position"], 3)), \(state["phase"]?.stringValue ?? "?")")
         let tilt = state["tilt"]
         let enabled = tilt?["enabled"]?.boolValue == false ? "disabled" : "enabled"
-        row("tilt:", "roll \(number(tilt?["roll_deg"], 1))°, pitch \(number(tilt?["pitch_deg"], 1))° (\(enabled))")
+        if tilt?["roll_deg"]?.isNull == true {
+            row("tilt:", "no estimate yet (\(enabled))")
+        } else {
+            row("tilt:", "roll \(number(tilt?["roll_deg"], 1))°, pitch \(number(tilt?["pitch_deg"], 1))° (\(enabled))")
+        }
         return text
     }
 
@@ -40,8 +44,13 @@ enum StatusText {
         let phase = state["phase"]?.stringValue ?? "?"
         let tilt = state["tilt"]
         return "#\(seq.padding(6)) index \((index + "/" + count).padding(7)) position \(number(state["position"], 3).padding(9))"
-            + "\(phase.padding(15)) roll \((number(tilt?["roll_deg"], 1) + "°").padding(7)) pitch \((number(tilt?["pitch_deg"], 1) + "°").padding(7))"
+            + "\(phase.padding(15)) roll \(angle(tilt?["roll_deg"]).padding(7)) pitch \(angle(tilt?["pitch_deg"]).padding(7))"
             + "sensor \(state["sensor"]?.stringValue ?? "?")"
+    }
+
+    /// A tilt angle in degrees with one decimal, `-` while the daemon has no estimate (`null`).
+    static func angle(_ value: WireJSON?) -> String {
+        value?.isNull == true ? "-" : number(value, 1) + "°"
     }
 
     /// A number with `decimals` decimals, `?` when absent.

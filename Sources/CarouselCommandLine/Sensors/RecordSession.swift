@@ -33,7 +33,7 @@ enum RecordSession {
             configuration: IIOSourceConfiguration(uri: args.value("--uri"), device: args.value("--sensor"),
                                                   sampleRateHz: rate, mode: mode, accelConvention: convention,
                                                   watchHotplug: true),
-            log: { io.err($0 + "\n") })
+            log: { level, message in io.err("<\(level.rawValue)>\(message)\n") })
         do {
             try source.start()
         } catch {

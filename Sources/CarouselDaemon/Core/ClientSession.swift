@@ -16,70 +16,82 @@ public struct PeerCredentials: Equatable, Sendable {
     public init(pid: Int32, uid: UInt32, gid: UInt32) { self.pid = pid; self.uid = uid; self.gid = gid }
 }
 
-/// What the daemon keeps per connection: framing, rights, subscription and the output queue.
+/// Where a connection is in its life, as swift-nio models a channel (open → closing → closed).
+/// Every question the core asks about a client ("does it watch?", "may it still get output?",
+/// "must the shell close it?") is answered from this one value.
+enum ClientLifecycle: Equatable {
+    /// Requests are read and answered; the client gets what it subscribed to.
+    case open(Subscription)
+    /// A final ERROR (`too_long`, `too_many_clients`) is queued: no more requests are read and
+    /// nothing more is queued. Once it is written the shell shuts down the sending side and
+    /// reads until the peer closes, or until the linger time (`DaemonCore.lingerNanoseconds`).
+    case closing
+    /// Dropped (output over the bound, a failed write, the linger time passed) or gone: its
+    /// output is forgotten and the shell closes it.
+    case closed
+}
+
+/// What an open connection asked to receive.
+struct Subscription: Equatable {
+    /// STATE/INDEX/SENSOR as they happen (`watch`), or nil.
+    var watch: WatchSettings?
+    /// SAMPLE lines (`samples`).
+    var samples = false
+
+    static let none = Subscription()
+}
+
+/// The settings of a `watch` in effect.
+struct WatchSettings: Equatable {
+    /// STATEs carry `items`.
+    var items: Bool
+    /// STATE rate limit, Hz (capped by `max_rate_hz`, at least `DaemonCore.minimumRateHz`).
+    var maxRateHz: Double
+    /// `1 / maxRateHz` in ns, computed when the rate is set (not per STATE considered).
+    var frameIntervalNanoseconds: Int64
+}
+
+/// What the daemon keeps per connection: framing, rights, lifecycle, the publishing cursor and
+/// the outbox.
 final class ClientSession {
     let id: ClientID
     let credentials: PeerCredentials
     /// Whether control commands are accepted (decided once at connect time from SO_PEERCRED).
     let mayControl: Bool
-    /// The shell's handle for `DaemonCore.directWrite` (its file descriptor).
-    let handle: Int32
     var framer = LineFramer()
+    var lifecycle: ClientLifecycle = .open(.none)
+    var outbox: Outbox
 
-    /// Bytes accepted for sending, from `outputStart` on.
-    var output: [UInt8] = []
-    var outputStart = 0
-    var pendingOutputCount: Int { output.count - outputStart }
-    /// The kernel refused more bytes (EAGAIN): hold STATEs back until the socket drains.
-    var writeBlocked = false
-    /// Offset in `output` just past the last STATE queued; the STATE is unsent while
-    /// `outputStart < stateEnd`. At most one STATE is ever queued: a newer one waits (coalesced)
-    /// until this one has gone, so the backlog stays under the bound even with ~219 KB STATEs.
-    var stateEnd = 0
-    var hasUnsentState: Bool { outputStart < stateEnd }
-    /// INDEX lines that must follow a STATE not yet queued (the one showing the rest): sent
-    /// right after it, never before it.
-    var heldAfterState: [[UInt8]] = []
-    var heldByteCount: Int { heldAfterState.reduce(0) { $0 + $1.count } }
-
-    var watching = false
-    var wantsItems = false
-    /// STATE rate limit in effect for this client, Hz.
-    var maxRateHz: Double
-    /// `1 / maxRateHz` in ns, computed when the rate is set (not per STATE considered).
-    var frameIntervalNanoseconds: Int64 = 0
-    var wantsSamples = false
-    /// `seq` of the last STATE sent to this client (0: none).
+    /// `seq` of the last STATE queued for this client (0: none).
     var lastStateSeq: UInt64 = 0
-    /// CLOCK_MONOTONIC ns of the last STATE sent.
+    /// CLOCK_MONOTONIC ns of the last STATE queued.
     var lastStateTime: Int64?
-
-    /// The connection ends once its output is written (after `too_long`/`too_many_clients`).
-    var closeAfterFlush = false
-    /// The connection is dropped at once (its output passed the bound).
-    var dropped = false
     /// In the core's flush queue (`DaemonCore.takeClientsToFlush`).
     var queuedForFlush = false
+    /// Until when (CLOCK_MONOTONIC ns) this client's `recenter_tilt` waits for a fresh tilt
+    /// estimate; its later requests wait with it. nil: no request waits.
+    var recenterDeadline: Int64?
 
-    init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, maxRateHz: Double, handle: Int32 = -1) {
+    init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, outbox: Outbox) {
         self.id = id
-        self.handle = handle
         self.credentials = credentials
         self.mayControl = mayControl
-        self.maxRateHz = maxRateHz
+        self.outbox = outbox
     }
 
-    /// Marks `count` bytes as written; compacts the queue when it empties.
-    func consume(_ count: Int) {
-        outputStart += min(count, pendingOutputCount)
-        if outputStart == output.count {
-            output.removeAll(keepingCapacity: output.capacity <= 65536)
-            outputStart = 0
-            stateEnd = 0
-        } else if outputStart > 65536 {
-            output.removeSubrange(0..<outputStart)
-            stateEnd = max(stateEnd - outputStart, 0)
-            outputStart = 0
-        }
+    /// What the client subscribed to (`.none` unless open).
+    var subscription: Subscription {
+        if case let .open(s) = lifecycle { return s }
+        return .none
     }
+
+    /// The watch in effect, nil when not watching (or not open).
+    var watch: WatchSettings? {
+        if case let .open(s) = lifecycle { return s.watch }
+        return nil
+    }
+
+    var isOpen: Bool { if case .open = lifecycle { return true } else { return false } }
+    var isClosing: Bool { lifecycle == .closing }
+    var isClosed: Bool { lifecycle == .closed }
 }

@@ -1,30 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Severity of a log line, with the syslog/sd-daemon priority numbers journald reads from a
-/// `<N>` prefix (`sd-daemon.h`: `SD_ERR` 3 … `SD_DEBUG` 7).
-public enum LogLevel: Int32, Sendable, CaseIterable, Comparable {
-    case error = 3
-    case warning = 4
-    case notice = 5
-    case info = 6
-    case debug = 7
-
-    /// The word used in human-readable output (`--foreground`).
-    public var name: String {
-        switch self {
-        case .error: return "error"
-        case .warning: return "warning"
-        case .notice: return "notice"
-        case .info: return "info"
-        case .debug: return "debug"
-        }
-    }
-
-    /// More severe levels compare smaller, as their priority numbers do.
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-}
+import IIOSensors
 
 /// A small logger: one line per event on standard error.
 ///
@@ -45,7 +22,7 @@ public struct Logger: Sendable {
     public var threshold: LogLevel
     /// The line layout.
     public var format: Format
-    private let sink: @Sendable (String) -> Void
+    private let write: @Sendable (String) -> Void
 
     /// A logger writing to `sink` (one call per complete line, newline included).
     /// The program named in `.plain` lines (`carouseld`, `carousel-mqtt`).
@@ -56,7 +33,7 @@ public struct Logger: Sendable {
         self.threshold = threshold
         self.format = format
         self.programName = programName
-        self.sink = sink
+        self.write = sink
     }
 
     /// A logger writing to standard error with `write(2)` (the C `stderr` global is not usable
@@ -73,7 +50,7 @@ public struct Logger: Sendable {
     /// Writes `message` at `level` if the threshold lets it through.
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard isEnabled(level) else { return }
-        sink(formatLine(level, message()))
+        write(formatLine(level, message()))
     }
 
     /// The exact line written for `message` at `level`, newline included.
@@ -103,6 +80,9 @@ public struct Logger: Sendable {
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     /// Logs at `.debug` (only with `-v`).
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+
+    /// This logger as a `LogSink` for sensor sources: each message keeps its own level.
+    public var sink: LogSink { { level, message in self.log(level, message) } }
 }
 
 extension CarouseldCommandLine {

@@ -3,32 +3,25 @@ import CLinux
 import Glibc
 #endif
 
-/// A failed system call: which call, on what, and errno.
+/// A failed system call: which call, on what, and its `Errno`.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call and its object, e.g. `bind /run/carouseld/carouseld.sock`.
     public var call: String
-    public var errno: Int32
-    public init(_ call: String, errno: Int32) { self.call = call; self.errno = errno }
+    public var errno: Errno
+    public init(_ call: String, errno: Errno) { self.call = call; self.errno = errno }
+    public init(_ call: String, errno: Int32) { self.init(call, errno: Errno(rawValue: errno)) }
 
-    public var description: String {
-        let reason = strerror(errno).map { String(cString: $0) } ?? "error"
-        return "\(call): \(reason) (errno \(errno))"
-    }
-
-    /// The errno of the calling thread.
-    static var current: Int32 { clinux_errno() }
+    /// `call: strerror text (errno N)`.
+    public var description: String { "\(call): \(errno)" }
 }
 
-/// Runs a system call, retrying on `EINTR`, and turns `-1` into a thrown `SystemError` (the
-/// one place where syscall failures become errors, as swift-system does).
+/// Runs a system call through `retryingInterrupts` and names the call in the thrown error.
 @discardableResult
 func syscall(_ what: @autoclosure () -> String, _ body: () -> Int32) throws(SystemError) -> Int32 {
-    while true {
-        let r = body()
-        if r >= 0 { return r }
-        let e = SystemError.current
-        if e == EINTR { continue }
-        throw SystemError(what(), errno: e)
+    do {
+        return try retryingInterrupts(body)
+    } catch {
+        throw SystemError(what(), errno: error)
     }
 }
 
@@ -41,7 +34,7 @@ func readSmallFile(_ path: String, limit: Int = 65536) -> String? {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while bytes.count < limit {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 && SystemError.current == EINTR { continue }
+        if n < 0 && Errno.current == .interrupted { continue }
         if n <= 0 { break }
         bytes.append(contentsOf: chunk[0..<n])
     }

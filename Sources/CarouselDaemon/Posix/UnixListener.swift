@@ -34,7 +34,7 @@ enum UnixListener {
         let length = clinux_sockaddr_un(&address, path)
         guard length > 0 else { throw .pathTooLong(path: path) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .system(SystemError("socket", errno: SystemError.current)) }
+        guard fd >= 0 else { throw .system(SystemError("socket", errno: Errno.current)) }
         do throws(ListenerError) {
             if try !bindOnce(fd, &address, length, path) {
                 // EADDRINUSE: a live daemon, or a stale file from a crashed one?
@@ -66,8 +66,8 @@ enum UnixListener {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(length)) }
         }
         if r == 0 { return true }
-        let e = SystemError.current
-        if e == EADDRINUSE { return false }
+        let e = Errno.current
+        if e.rawValue == EADDRINUSE { return false }
         throw .system(SystemError("bind \(path)", errno: e))
     }
 

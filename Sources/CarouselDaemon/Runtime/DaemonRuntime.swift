@@ -29,7 +29,8 @@ final class DaemonRuntime {
     private let core: DaemonCore
     private var policy: ControlPolicy
 
-    private var listenFD: Int32 = -1
+    /// The listening socket, once open.
+    private var listener: FileDescriptor?
     /// The socket path we bound (and remove at exit); nil when systemd passed the socket.
     private var ownedSocketPath: String?
     private var signalFD: Int32 = -1
@@ -40,9 +41,8 @@ final class DaemonRuntime {
     private var acceptRetryFD: Int32 = -1
     /// The listener is out of the epoll set: `accept` failed for lack of descriptors or memory
     /// (EMFILE, ENFILE, ENOBUFS, ENOMEM). It stays readable with connections waiting, so
-    /// retrying at once spun the loop at 100 % CPU and logged a warning per attempt (tens of
-    /// thousands a second) until a descriptor came free. It comes back when a client closes or
-    /// after `acceptRetryNanoseconds`.
+    /// retrying at once would spin the loop and log a warning per attempt until a descriptor
+    /// comes free. It comes back when a client closes or after `acceptRetryNanoseconds`.
     private var acceptPaused = false
     /// The out-of-descriptors warning was logged and no `accept` has succeeded since.
     private var acceptStarvationLogged = false
@@ -61,7 +61,7 @@ final class DaemonRuntime {
     /// One accepted connection: its descriptor and what the shell did to it, found with one
     /// lookup per flush.
     private final class Connection {
-        let fd: Int32
+        let fd: FileDescriptor
         /// EPOLLOUT is in its epoll interest (output is waiting for room in the socket).
         var writeInterest = false
         /// `shutdown(SHUT_WR)` was done after its final line.
@@ -69,7 +69,7 @@ final class DaemonRuntime {
         /// The peer shut down its sending side while watching: no more reads (EOF would be
         /// reported forever), only writes, until it closes (EPOLLHUP) or a send fails.
         var readClosed = false
-        init(fd: Int32) { self.fd = fd }
+        init(fd: FileDescriptor) { self.fd = fd }
     }
 
     private var clients: [ClientID: Connection] = [:]
@@ -89,8 +89,7 @@ final class DaemonRuntime {
         let now = clinux_monotonic_ns()
         let c = options.configuration
         let engine = CarouselEngine(configuration: EngineSetup.carouselConfiguration(c), time: 0)
-        let log = options.logger
-        self.source = SensorFactory.make(c.sensor, log: { line in log.log(.info, line) })
+        self.source = SensorFactory.make(c.sensor, log: options.logger.sink)
         self.core = DaemonCore(
             engine: engine,
             tiltPipeline: DaemonRuntime.makePipeline(c),
@@ -100,9 +99,8 @@ final class DaemonRuntime {
         core.configPath = options.configurationPath
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
-        core.directWrite = { fd, bytes in DaemonRuntime.send(bytes, to: fd) }
         core.clientDropped = { [unowned self] id, peer, why in
-            let fd = self.clients[id].map { String($0.fd) } ?? "?"
+            let fd = self.clients[id].map { String($0.fd.rawValue) } ?? "?"
             self.log.warning("\(id) (fd \(fd), pid \(peer.pid), uid \(peer.uid)) dropped: \(why)")
         }
         core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
@@ -178,7 +176,7 @@ final class DaemonRuntime {
         frameTimerFD = clinux_timerfd_create()
         acceptRetryFD = clinux_timerfd_create()
         guard signalFD >= 0, frameTimerFD >= 0, acceptRetryFD >= 0 else {
-            log.error("signalfd/timerfd: errno \(clinux_errno())")
+            log.error("signalfd/timerfd: \(Errno.current)")
             return .software
         }
         do {
@@ -207,15 +205,20 @@ final class DaemonRuntime {
     private func openListener() -> ExitStatus? {
         do {
             if let fd = try SocketActivation.takeListeningSocket() {
-                listenFD = fd
-                let flags = fcntl(fd, F_GETFL)
-                _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+                let passed = FileDescriptor(rawValue: fd)
+                do {
+                    try passed.setNonBlocking()
+                } catch {
+                    log.error("socket passed by systemd: fcntl O_NONBLOCK: \(error)")
+                    return .software
+                }
+                listener = passed
             }
         } catch {
             log.error("socket activation: \(error.description)")
             return .configuration
         }
-        if listenFD < 0 {
+        if listener == nil {
             let server = configuration.server
             var gid: UInt32?
             if !server.socketGroup.isEmpty {
@@ -226,19 +229,21 @@ final class DaemonRuntime {
                 gid = g
             }
             do {
-                listenFD = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid)
+                let fd = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid)
+                listener = FileDescriptor(rawValue: fd)
                 ownedSocketPath = server.socketPath
             } catch {
                 log.error("cannot listen: \(error.description)")
                 switch error {
                 case .alreadyServed: return .unavailable
                 case .notASocket, .pathTooLong: return .configuration
-                case let .system(e): return e.errno == EACCES || e.errno == EPERM ? .noPermission : .ioError
+                case let .system(e): return e.errno == .permissionDenied || e.errno == .notPermitted ? .noPermission : .ioError
                 }
             }
         }
+        guard let listener else { return .software }
         do {
-            try epoll.add(listenFD, events: Epoll.readable, token: Token.listener)
+            try epoll.add(listener.rawValue, events: Epoll.readable, token: Token.listener)
         } catch {
             log.error(error.description)
             return .software
@@ -249,10 +254,10 @@ final class DaemonRuntime {
     /// Closes everything; removes the socket file if we created it.
     func shutdown() {
         _ = options.notifier.stopping(status: "Stopping")
-        for (_, connection) in clients { close(connection.fd) }
+        for (_, connection) in clients { connection.fd.close() }
         clients.removeAll()
         if sourceStarted { source.stop() }
-        if listenFD >= 0 { close(listenFD) }
+        listener?.close()
         if let path = ownedSocketPath { unlink(path) }
         for fd in [signalFD, frameTimerFD, watchdogFD, acceptRetryFD] where fd >= 0 { close(fd) }
         log.notice("stopped")
@@ -347,7 +352,7 @@ final class DaemonRuntime {
         }
         if new.sensor != old.sensor {
             stopSensor()
-            source = SensorFactory.make(new.sensor, log: { [log] line in log.log(.info, line) })
+            source = SensorFactory.make(new.sensor, log: log.sink)
             core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         }
         // A new pipeline for new [filter]/[tilt]/axis settings or another sensor (its estimate
@@ -362,10 +367,12 @@ final class DaemonRuntime {
 
     private func updateSensor(now: Int64) {
         let wanted = core.needsSamples
+        var started = false
         if wanted && !sourceStarted {
             do {
                 try source.start()
                 sourceStarted = true
+                started = true
             } catch {
                 log.error("sensor \(source.name): \(error.description)")
                 reportSensor(now: now, fallback: .error, message: error.description)
@@ -376,6 +383,8 @@ final class DaemonRuntime {
         }
         syncSensorDescriptor()
         reportSensor(now: now)
+        // After its status is reported, so the core judges the started sensor's status.
+        if started { core.sensorStarted(now: now) }
     }
 
     private func stopSensor() {
@@ -423,69 +432,76 @@ final class DaemonRuntime {
 
     // MARK: - Clients
 
-    /// Connections accepted per wake-up of the listener. Accepting until the backlog was empty
-    /// let a client that connects and closes in a loop keep the loop here: no timer, sensor or
-    /// client event ran (watchers got no STATE) and the dead connections were not closed
-    /// (thousands of descriptors) for as long as the flood lasted. The listener is
-    /// level-triggered: what is left is taken on the next pass, after the other events.
+    /// Connections accepted per wake-up of the listener, so a client that connects and closes
+    /// in a loop cannot keep the loop here (no timer, sensor or client event would run, and the
+    /// dead connections would pile up). The listener is level-triggered: what is left is taken
+    /// on the next pass, after the other events.
     private static let acceptsPerWakeup = 32
 
     private func acceptClients(now: Int64) {
+        guard let listener else { return }
         for _ in 0..<Self.acceptsPerWakeup {
-            let fd = clinux_accept(listenFD)
-            if fd < 0 {
-                let e = clinux_errno()
-                if e == EINTR || e == ECONNABORTED { continue }
-                if e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM {
-                    pauseAccepting(errno: e)
-                } else if e != EAGAIN && e != EWOULDBLOCK {
-                    log.warning("accept: errno \(e)")
+            let fd: FileDescriptor
+            do {
+                fd = try listener.accept()
+            } catch {
+                if error == .connectionAborted { continue }
+                if error.isResourceExhaustion {
+                    pauseAccepting(error)
+                } else if error != .wouldBlock {
+                    log.warning("accept: \(error)")
                 }
                 return
             }
             acceptStarvationLogged = false
-            var pid: pid_t = 0, uid: uid_t = 0, gid: gid_t = 0
-            guard clinux_peer_credentials(fd, &pid, &uid, &gid) == 0 else {
-                log.warning("SO_PEERCRED: errno \(clinux_errno()); closing the connection")
-                close(fd)
+            let credentials: PeerCredentials
+            do {
+                credentials = try fd.peerCredentials()
+            } catch {
+                log.warning("SO_PEERCRED: \(error); closing the connection")
+                fd.close()
                 continue
             }
             // A small send buffer, so a watcher that stops reading makes the socket refuse more
-            // within about half a second of STATEs and the core coalesces from then on: with
-            // the kernel's default (~208 KiB) it found ~4 s of old STATEs queued when it read
-            // again. Lines too big for it (item STATEs) are queued and flushed as before.
-            var sendBuffer = Self.clientSendBufferBytes
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
+            // within about half a second of STATEs and the core coalesces from then on (the
+            // kernel's default, ~208 KiB, holds ~4 s of old STATEs). Lines too big for it (item
+            // STATEs) wait in the connection's outbox.
+            do {
+                try fd.setSendBufferSize(Self.clientSendBufferBytes)
+            } catch {
+                log.debug("SO_SNDBUF on \(fd): \(error); keeping the kernel's default")
+            }
             if core.clientCount >= core.limits.maxClients { reapHungUpClients() }
             let id = ClientID(nextClient)
             nextClient += 1
-            let credentials = PeerCredentials(pid: pid, uid: uid, gid: gid)
             clients[id] = Connection(fd: fd)
             do {
-                try epoll.add(fd, events: Epoll.readable | UInt32(EPOLLRDHUP.rawValue), token: Token.clientBase + UInt64(id.rawValue))
+                try epoll.add(fd.rawValue, events: Epoll.readable | UInt32(EPOLLRDHUP.rawValue), token: Token.clientBase + UInt64(id.rawValue))
             } catch {
                 log.warning("\(error)")
-                close(fd)
+                fd.close()
                 clients[id] = nil
                 continue
             }
+            // The outbox writes a line for an empty queue at once through this `send`, so a
+            // watcher that keeps up costs one `send` per STATE and no copy.
             let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials),
-                                                now: now, handle: fd)
-            log.debug("\(id) connected (pid \(pid), uid \(uid))\(accepted ? "" : ": refused, max_clients reached")")
+                                                now: now, writer: { Self.send($0, to: fd) })
+            log.debug("\(id) connected (pid \(credentials.pid), uid \(credentials.uid))\(accepted ? "" : ": refused, max_clients reached")")
         }
     }
 
     /// Takes the listener out of the epoll set until a client closes or the retry timer fires
     /// (see `acceptPaused`); warns once per episode.
-    private func pauseAccepting(errno e: Int32) {
+    private func pauseAccepting(_ e: Errno) {
         if !acceptStarvationLogged {
             acceptStarvationLogged = true
-            log.warning("accept: errno \(e) (out of descriptors or memory, [server] max_clients \(core.limits.maxClients)); "
+            log.warning("accept: \(e) (out of descriptors or memory, [server] max_clients \(core.limits.maxClients)); "
                         + "new connections wait until a client leaves")
         }
         guard !acceptPaused else { return }
         acceptPaused = true
-        epoll.remove(listenFD)
+        if let listener { epoll.remove(listener.rawValue) }
         _ = clinux_timerfd_set(acceptRetryFD, Self.acceptRetryNanoseconds, 0)
     }
 
@@ -494,7 +510,7 @@ final class DaemonRuntime {
         acceptPaused = false
         _ = clinux_timerfd_set(acceptRetryFD, 0, 0)
         do {
-            try epoll.add(listenFD, events: Epoll.readable, token: Token.listener)
+            if let listener { try epoll.add(listener.rawValue, events: Epoll.readable, token: Token.listener) }
         } catch {
             log.error("listener: \(error.description)")
         }
@@ -503,14 +519,10 @@ final class DaemonRuntime {
     /// Closes clients that have hung up but whose EOF this loop has not read yet, so that a
     /// client reconnecting right after closing is not refused with `too_many_clients`.
     private func reapHungUpClients() {
-        // POLLRDHUP (0x2000, <poll.h> under _GNU_SOURCE, which Swift's Glibc does not define).
-        let rdhup: Int16 = 0x2000
         for (id, connection) in clients {
-            var p = pollfd(fd: connection.fd, events: Int16(POLLIN) | rdhup, revents: 0)
-            guard poll(&p, 1, 0) == 1 else { continue }
-            let gone = p.revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0
+            let (gone, readClosed) = connection.fd.pollHangUp()
             // Half-closed but watching: still a client (see `clientEvent`), not a hang-up.
-            let halfClosed = p.revents & rdhup != 0 && !core.isSubscribed(id)
+            let halfClosed = readClosed && !core.isSubscribed(id)
             if gone || halfClosed { closeClient(id) }
         }
     }
@@ -523,15 +535,21 @@ final class DaemonRuntime {
         if events & (Epoll.readable | Epoll.hangup) != 0 {
             // Only EPOLLHUP/EPOLLERR reach a read-closed connection: the peer is gone.
             if connection.readClosed { closeClient(id); return }
-            let n = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if n > 0 {
+            var n = 0
+            var failure: Errno?
+            readBuffer.withUnsafeMutableBytes { buffer in
+                do throws(Errno) { n = try fd.receive(into: buffer) } catch { failure = error }
+            }
+            if let failure {
+                if failure != .wouldBlock { closeClient(id) }
+            } else if n > 0 {
                 core.received(readBuffer[0..<n], from: id, now: now)
-            } else if n == 0, events & UInt32(EPOLLHUP.rawValue) == 0, core.isSubscribed(id) {
+            } else if events & UInt32(EPOLLHUP.rawValue) == 0, core.isSubscribed(id) {
                 // Half-closed (`shutdown(SHUT_WR)` after `watch`, as `nc -N` or `socat` do when
                 // their input ends): keep serving it; stop reading, since EOF stays readable.
                 connection.readClosed = true
                 updateInterest(id, connection)
-            } else if n == 0 || (clinux_errno() != EAGAIN && clinux_errno() != EINTR) {
+            } else {
                 closeClient(id)
             }
         }
@@ -565,20 +583,19 @@ final class DaemonRuntime {
             if !connection.shutDown {
                 // Send FIN after the final ERROR, then read until the peer closes (closing with
                 // unread input would reset the connection and could discard the ERROR line).
-                Glibc.shutdown(fd, Int32(SHUT_WR))
+                try? fd.shutdownWriting()  // a peer already gone is closed on its next event
                 connection.shutDown = true
             }
         }
     }
 
-    /// One non-blocking `send` (MSG_NOSIGNAL: a vanished peer is EPIPE, not SIGPIPE).
-    static func send(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> DaemonCore.WriteResult {
-        while true {
-            let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            if n > 0 { return .wrote(n) }
-            let e = clinux_errno()
-            if n < 0 && e == EINTR { continue }
-            return n < 0 && (e == EAGAIN || e == EWOULDBLOCK) ? .wouldBlock : .failed
+    /// One non-blocking `send` (`FileDescriptor.send`) as the outbox sees it.
+    static func send(_ bytes: UnsafeRawBufferPointer, to fd: FileDescriptor) -> DaemonCore.WriteResult {
+        do {
+            let n = try fd.send(bytes)
+            return n > 0 ? .wrote(n) : .failed
+        } catch {
+            return error == .wouldBlock ? .wouldBlock : .failed
         }
     }
 
@@ -593,13 +610,13 @@ final class DaemonRuntime {
     private func updateInterest(_ id: ClientID, _ connection: Connection) {
         var events: UInt32 = connection.readClosed ? 0 : Epoll.readable | UInt32(EPOLLRDHUP.rawValue)
         if connection.writeInterest { events |= Epoll.writable }
-        try? epoll.modify(connection.fd, events: events, token: Token.clientBase + UInt64(id.rawValue))
+        try? epoll.modify(connection.fd.rawValue, events: events, token: Token.clientBase + UInt64(id.rawValue))
     }
 
     private func closeClient(_ id: ClientID) {
         if let connection = clients.removeValue(forKey: id) {
-            epoll.remove(connection.fd)
-            close(connection.fd)
+            epoll.remove(connection.fd.rawValue)
+            connection.fd.close()
             resumeAccepting()  // a descriptor came free
         }
         core.clientDisconnected(id)

@@ -4,8 +4,8 @@ import MotionFusion
 /// Builds the `SensorSource` that `[sensor]` asks for; the rest of the daemon never asks which
 /// kind it has.
 enum SensorFactory {
-    /// - Parameter log: one line per sensor event (already prefixed with its priority).
-    static func make(_ settings: SensorSettings, log: @escaping (String) -> Void) -> SensorSource {
+    /// - Parameter log: each sensor event with its level.
+    static func make(_ settings: SensorSettings, log: @escaping LogSink) -> SensorSource {
         switch settings.source {
         case .iio:
             let mode: IIOReadMode
@@ -27,7 +27,7 @@ enum SensorFactory {
                 return try ReplaySource(path: settings.replayFile, speed: settings.replaySpeed, loop: settings.replayLoop)
             } catch {
                 let name = settings.replayFile.split(separator: "/").last.map(String.init) ?? settings.replayFile
-                log("replay \(settings.replayFile): \(error)")
+                log(.error, "replay \(settings.replayFile): \(error)")
                 return FailedSensorSource(name: name, error: error)
             }
         }
@@ -37,9 +37,8 @@ enum SensorFactory {
     /// selected IIO accelerometer's `name` and sysfs path, or for a replay the recording's file
     /// name and configured path; nil while no IIO sensor is selected (not started, absent).
     static func identity(of source: SensorSource, settings: SensorSettings) -> CalibrationLoader.SensorIdentity? {
-        if let iio = source as? IIOSensorSource {
-            guard let selection = iio.selection else { return nil }
-            return CalibrationLoader.SensorIdentity(name: selection.accel.name, path: selection.accel.path)
+        if let device = source.selectedDevice {
+            return CalibrationLoader.SensorIdentity(name: device.name, path: device.path)
         }
         guard settings.source == .replay, !settings.replayFile.isEmpty else { return nil }
         return CalibrationLoader.SensorIdentity(name: source.name, path: settings.replayFile)

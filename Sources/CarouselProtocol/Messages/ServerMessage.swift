@@ -1,10 +1,13 @@
 /// The tilt part of a STATE: roll and pitch relative to neutral, degrees, and whether tilt
-/// input is enabled.
+/// input is enabled. Roll and pitch are `null` on the wire while there is no estimate (no
+/// sample since the sensor started, or the sensor is not delivering): protocol 1.1.
 public struct WireTilt: Sendable, Equatable {
-    public var rollDeg: Double
-    public var pitchDeg: Double
+    /// Roll relative to neutral, degrees; nil without an estimate.
+    public var rollDeg: Double?
+    /// Pitch relative to neutral, degrees; nil without an estimate.
+    public var pitchDeg: Double?
     public var enabled: Bool
-    public init(rollDeg: Double, pitchDeg: Double, enabled: Bool) {
+    public init(rollDeg: Double?, pitchDeg: Double?, enabled: Bool) {
         self.rollDeg = rollDeg
         self.pitchDeg = pitchDeg
         self.enabled = enabled
@@ -59,8 +62,8 @@ public struct StateMessage: Sendable, Equatable {
         w.key("count"); w.int(count)
         w.key("tilt")
         w.beginObject()
-        w.key("roll_deg"); w.number(tilt.rollDeg)
-        w.key("pitch_deg"); w.number(tilt.pitchDeg)
+        w.key("roll_deg"); if let roll = tilt.rollDeg { w.number(roll) } else { w.null() }
+        w.key("pitch_deg"); if let pitch = tilt.pitchDeg { w.number(pitch) } else { w.null() }
         w.key("enabled"); w.bool(tilt.enabled)
         w.endObject()
         w.key("sensor"); w.string(sensor)
@@ -99,7 +102,8 @@ public enum ServerMessage: Sendable, Equatable {
     case ack(cmd: String)
     case error(ProtocolError)
 
-    /// Protocol version implemented here (1.1 adds `LAYOUT`).
+    /// Protocol version implemented here (1.1 adds `LAYOUT`, and STATE `tilt` roll and pitch are
+    /// `null` without an estimate).
     public static let protoMajor = 1
     public static let protoMinor = 1
 

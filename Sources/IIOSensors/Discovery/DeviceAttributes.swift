@@ -14,6 +14,13 @@ protocol DeviceAttributes {
     /// Writes `value` to the attribute.
     /// - Throws: `SensorError.io(device:what: file, errno)`.
     func write(_ file: String, _ value: String) throws(SensorError)
+    /// Whether the device is still there (a local sysfs directory that still exists), or nil
+    /// when this view cannot tell (libiio's remote view).
+    var isPresent: Bool? { get }
+}
+
+extension DeviceAttributes {
+    var isPresent: Bool? { nil }
 }
 
 /// Attribute files under a local sysfs device directory (also what umockdev fakes).
@@ -45,7 +52,7 @@ struct SysfsAttributes: DeviceAttributes {
     }
 
     /// Whether the device directory still exists (false after hotplug removal).
-    var exists: Bool { access(syspath, F_OK) == 0 }
+    var isPresent: Bool? { access(syspath, F_OK) == 0 }
 }
 
 /// Attributes through libiio only (remote contexts): a file name is matched against the file

@@ -109,7 +109,46 @@ public enum SensorDiscovery {
         let kind: SensorKind = hasAccel && hasGyro ? .imu : (hasAccel ? .accel : .gyro)
         let name = device.name ?? ""
         var warnings: [String] = []
+        let described = describeChannels(channels, attributes: attributes, warnings: &warnings)
+        let primaryType = hasAccel ? "accel" : "anglvel"
+        let (matrix, source, matrixWarnings) = mountMatrix(
+            property: hasAccel ? "ACCEL_MOUNT_MATRIX" : "GYRO_MOUNT_MATRIX",
+            files: ["in_\(primaryType)_mount_matrix", "in_mount_matrix", "mount_matrix"], udev: udev, attributes: attributes)
+        warnings += matrixWarnings
+        var gyroMatrix: MountMatrix?
+        if hasAccel && hasGyro {
+            let (g, gsource, gw) = mountMatrix(property: "GYRO_MOUNT_MATRIX", files: ["in_anglvel_mount_matrix"],
+                                               udev: udev, attributes: attributes)
+            if gsource != .identity { gyroMatrix = g }
+            warnings += gw
+        }
+        let (frequency, available) = samplingFrequencies(of: primaryType, attributes: attributes, warnings: &warnings)
+        let number = device.id.drop { !$0.isNumber }
+        let triggers = devices.filter(\.isTrigger).compactMap(\.name)
+            .filter { $0.hasPrefix(name + "-") || $0.hasSuffix("-dev" + number) }
+            .sorted()
+        var buffered = channels.contains { $0.isScanElement } &&
+            (attributes.read("buffer/length") != nil || attributes.read("buffer/enable") != nil)
+        if buffered, let problem = scanProblem(channels, hasAccel: hasAccel, hasGyro: hasGyro, attributes: attributes) {
+            warnings.append("\(problem); buffered mode disabled, values are polled")
+            buffered = false
+        }
+        let label = (device.label ?? attributes.read("label") ?? "").trimmingCharacters(in: " \n")
+        return SensorInfo(
+            id: device.id, name: name, label: label,
+            path: udev?.syspath ?? "\(uri)/\(device.id)",
+            dev: udev?.devnode ?? (udev == nil ? "" : "/dev/\(device.id)"),
+            kind: kind, channels: described, mountMatrix: matrix, mountMatrixSource: source,
+            gyroMountMatrix: gyroMatrix, samplingFrequencyHz: frequency,
+            samplingFrequencyAvailableHz: available, buffered: buffered, triggers: triggers,
+            warnings: warnings.uniqued(), location: location(label: label, attributes: attributes, udev: udev),
+            parentPath: udev?.parentPath, grandparentPath: udev?.grandparentPath)
+    }
 
+    /// The accel, anglvel and timestamp channels with their scale and offset, in scan index
+    /// order (channels without one last, by name).
+    static func describeChannels(_ channels: [IIOChannel], attributes: DeviceAttributes,
+                                 warnings: inout [String]) -> [SensorChannelInfo] {
         var described: [SensorChannelInfo] = []
         for channel in channels {
             let id = channel.id
@@ -136,20 +175,14 @@ public enum SensorDiscovery {
             case (nil, nil): return a.name < b.name
             }
         }
+        return described
+    }
 
-        let primaryType = hasAccel ? "accel" : "anglvel"
-        let (matrix, source, matrixWarnings) = mountMatrix(
-            property: hasAccel ? "ACCEL_MOUNT_MATRIX" : "GYRO_MOUNT_MATRIX",
-            files: ["in_\(primaryType)_mount_matrix", "in_mount_matrix", "mount_matrix"], udev: udev, attributes: attributes)
-        warnings += matrixWarnings
-        var gyroMatrix: MountMatrix?
-        if hasAccel && hasGyro {
-            let (g, gsource, gw) = mountMatrix(property: "GYRO_MOUNT_MATRIX", files: ["in_anglvel_mount_matrix"],
-                                               udev: udev, attributes: attributes)
-            if gsource != .identity { gyroMatrix = g }
-            warnings += gw
-        }
-
+    /// The current sampling frequency and the available ones, Hz, from
+    /// `in_<type>_sampling_frequency[_available]` or the shared `sampling_frequency[_available]`;
+    /// implausible values are dropped with a warning.
+    static func samplingFrequencies(of primaryType: String, attributes: DeviceAttributes,
+                                    warnings: inout [String]) -> (Double?, [Double]) {
         let frequencyFiles = ["in_\(primaryType)_sampling_frequency", "sampling_frequency"]
         var frequency: Double?
         if let file = frequencyFiles.first(where: { attributes.read($0) != nil }), let text = attributes.read(file) {
@@ -168,37 +201,18 @@ public enum SensorDiscovery {
                 warnings.append("\(file): cannot parse '\(printable(text))'")
             }
         }
-
-        let number = device.id.drop { !$0.isNumber }
-        let triggers = devices.filter(\.isTrigger).compactMap(\.name)
-            .filter { $0.hasPrefix(name + "-") || $0.hasSuffix("-dev" + number) }
-            .sorted()
-        var buffered = channels.contains { $0.isScanElement } &&
-            (attributes.read("buffer/length") != nil || attributes.read("buffer/enable") != nil)
-        if buffered, let problem = scanProblem(channels, hasAccel: hasAccel, hasGyro: hasGyro, attributes: attributes) {
-            warnings.append("\(problem); buffered mode disabled, values are polled")
-            buffered = false
-        }
-
-        let label = (device.label ?? attributes.read("label") ?? "").trimmingCharacters(in: " \n")
-        let locationText = [label, attributes.read("location") ?? "",
-                            udev?.properties["ACCEL_LOCATION"] ?? "", udev?.properties["IIO_SENSOR_PROXY_TYPE"] ?? ""]
-            .joined(separator: " ").lowercased()
-        let location = locationText.contains("base") ? "base"
-            : (locationText.contains("display") || locationText.contains("lid") ? "display" : "")
-
-        return SensorInfo(
-            id: device.id, name: name, label: label,
-            path: udev?.syspath ?? "\(uri)/\(device.id)",
-            dev: udev?.devnode ?? (udev == nil ? "" : "/dev/\(device.id)"),
-            kind: kind, channels: described, mountMatrix: matrix, mountMatrixSource: source,
-            gyroMountMatrix: gyroMatrix, samplingFrequencyHz: frequency,
-            samplingFrequencyAvailableHz: available, buffered: buffered, triggers: triggers,
-            warnings: warnings.uniqued(), location: location,
-            parentPath: udev?.parentPath, grandparentPath: udev?.grandparentPath)
+        return (frequency, available)
     }
 
-    /// Scale and offset of channel `id` (`accel_x`): per-axis over shared over device-level.
+    /// `base`, `display` or empty, from the label, `location`, udev's `ACCEL_LOCATION` and
+    /// `IIO_SENSOR_PROXY_TYPE` (as iio-sensor-proxy tells a lid sensor from a base one).
+    static func location(label: String, attributes: DeviceAttributes, udev: UdevIIODevice?) -> String {
+        let text = [label, attributes.read("location") ?? "",
+                    udev?.properties["ACCEL_LOCATION"] ?? "", udev?.properties["IIO_SENSOR_PROXY_TYPE"] ?? ""]
+            .joined(separator: " ").lowercased()
+        return text.contains("base") ? "base" : (text.contains("display") || text.contains("lid") ? "display" : "")
+    }
+
     static func calibration(of id: String, attributes: DeviceAttributes) -> (Double, Double, [String]) {
         let parts = id.split(separator: "_")
         let type = parts.first.map(String.init) ?? id

@@ -27,7 +27,7 @@ final class IIODeviceReader {
     let device: IIODevice
     let attributes: DeviceAttributes
     let transform: SampleTransform
-    private let log: (String) -> Void
+    private let log: LogSink
     private let accelChannels: [IIOChannel]
     private let gyroChannels: [IIOChannel]
     private var timestampChannel: IIOChannel?
@@ -43,7 +43,7 @@ final class IIODeviceReader {
     private(set) var skippedSamples = 0
 
     init(info: SensorInfo, device: IIODevice, attributes: DeviceAttributes, transform: SampleTransform,
-         requestedRateHz: Double, log: @escaping (String) -> Void) {
+         requestedRateHz: Double, log: @escaping LogSink) {
         self.info = info
         self.device = device
         self.attributes = attributes
@@ -82,17 +82,17 @@ final class IIODeviceReader {
         do {
             try attributes.write(file, SamplingRate.text(chosen) + "\n")
         } catch {
-            log("<4>\(who): cannot set \(file) to \(SamplingRate.text(chosen)) Hz: \(error)")
+            log(.warning, "\(who): cannot set \(file) to \(SamplingRate.text(chosen)) Hz: \(error)")
         }
         let text = attributes.read(file)
         if let back = text.flatMap(parseSysfsNumber), SamplingRate.isPlausible(back) {
             rateHz = back
         } else {
-            log("<4>\(who): \(file) reads back '\(printable(text ?? ""))', not a rate; assuming \(SamplingRate.text(chosen)) Hz")
+            log(.warning, "\(who): \(file) reads back '\(printable(text ?? ""))', not a rate; assuming \(SamplingRate.text(chosen)) Hz")
             rateHz = chosen
         }
         if rateHz != requestedHz {
-            log("<6>\(who): \(file) = \(SamplingRate.text(rateHz)) Hz (requested \(SamplingRate.text(requestedHz)) Hz)")
+            log(.info, "\(who): \(file) = \(SamplingRate.text(rateHz)) Hz (requested \(SamplingRate.text(requestedHz)) Hz)")
         }
     }
 
@@ -110,7 +110,7 @@ final class IIODeviceReader {
         if let clock = TimestampClock(attribute: clockText) {
             timestampClock = clock
         } else if timestampChannel != nil {
-            log("<4>\(who): current_timestamp_clock '\(printable(clockText ?? ""))' is not a known clock; using read times instead of buffer timestamps")
+            log(.warning, "\(who): current_timestamp_clock '\(printable(clockText ?? ""))' is not a known clock; using read times instead of buffer timestamps")
             timestampChannel = nil
         }
         // A trigger-driven device needs a trigger before its buffer can be enabled.
@@ -268,7 +268,7 @@ final class IIODeviceReader {
         skippedSamples += 1
         var n = skippedSamples
         while n % 10 == 0 { n /= 10 }
-        if n == 1 { log("<4>\(who): sample skipped: \(reason) (\(skippedSamples) skipped so far)") }
+        if n == 1 { log(.warning, "\(who): sample skipped: \(reason) (\(skippedSamples) skipped so far)") }
     }
 }
 

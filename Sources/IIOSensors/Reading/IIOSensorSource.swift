@@ -48,10 +48,10 @@ public struct IIOSourceConfiguration: Sendable {
 /// from `start()` to `stop()`, also while the sensor is absent. Status: `ok` while samples flow,
 /// `stale` after 5 expected periods without one (the buffer is re-enabled once, then polled),
 /// `absent` when no sensor matches or it was unplugged (a re-plugged one is picked up again),
-/// `error` when reading failed for good. Messages go to `log` as sd-daemon prefixed lines.
+/// `error` when reading failed for good. Messages go to `log` with their level.
 public final class IIOSensorSource: SensorSource {
     public let configuration: IIOSourceConfiguration
-    private let log: (String) -> Void
+    private let log: LogSink
     public private(set) var status: SensorStatus = .absent
     public private(set) var statusMessage: String? = "not started"
     /// The sensor(s) being read, when present.
@@ -70,8 +70,8 @@ public final class IIOSensorSource: SensorSource {
     /// discovery until an `add` for them.
     private var removedPaths: Set<String> = []
 
-    /// - Parameter log: receives one line per event (`<4>accel_3d (iio:device0): …`).
-    public init(configuration: IIOSourceConfiguration, log: @escaping (String) -> Void = { _ in }) {
+    /// - Parameter log: receives each event with its level (`.warning`, "accel_3d (iio:device0): …").
+    public init(configuration: IIOSourceConfiguration, log: @escaping LogSink = { _, _ in }) {
         self.configuration = configuration
         self.log = log
     }
@@ -83,6 +83,10 @@ public final class IIOSensorSource: SensorSource {
     public var sampleRateHz: Double? { accelReader?.rateHz }
 
     public var pollDescriptor: Int32? { epollFD >= 0 ? epollFD : nil }
+
+    public var selectedDevice: (name: String, path: String)? {
+        selection.map { (name: $0.accel.name, path: $0.accel.path) }
+    }
 
     /// The read mode of the accelerometer device, or nil while absent.
     public var currentMode: ReadMode? { accelReader?.mode }
@@ -98,7 +102,7 @@ public final class IIOSensorSource: SensorSource {
             do {
                 monitor = try SensorMonitor()
             } catch {
-                log("<4>udev monitor unavailable, hotplug will not be noticed: \(error)")
+                log(.warning, "udev monitor unavailable, hotplug will not be noticed: \(error)")
             }
         }
         if watchdogFD < 0 {
@@ -164,11 +168,11 @@ public final class IIOSensorSource: SensorSource {
             selection = try SensorSelection.choose(from: present, selector: configuration.device)
         } catch {
             setStatus(.absent, "\(error); waiting for a sensor")
-            log("<4>\(error); waiting for a sensor to be plugged in")
+            log(.warning, "\(error); waiting for a sensor to be plugged in")
             return
         }
-        for note in selection.notes { log("<6>\(note)") }
-        for w in selection.accel.warnings + (selection.gyro?.warnings ?? []) { log("<4>\(selection.accel.name): \(w)") }
+        for note in selection.notes { log(.info, "\(note)") }
+        for w in selection.accel.warnings + (selection.gyro?.warnings ?? []) { log(.warning, "\(selection.accel.name): \(w)") }
         self.inventory = inventory
         self.selection = selection
         let transform = makeTransform(selection)
@@ -182,7 +186,7 @@ public final class IIOSensorSource: SensorSource {
         armWatchdog()
         let what = selection.gyro.map { "\(selection.accel.name) (\(selection.accel.id)) + \($0.name) (\($0.id))" }
             ?? "\(selection.accel.name) (\(selection.accel.id))"
-        log("<6>reading \(what) in \(accelReader?.mode == .buffered ? "buffered" : "polled") mode at \(SamplingRate.text(accelReader?.rateHz ?? 0)) Hz")
+        log(.info, "reading \(what) in \(accelReader?.mode == .buffered ? "buffered" : "polled") mode at \(SamplingRate.text(accelReader?.rateHz ?? 0)) Hz")
         setStatus(.ok, nil)
     }
 
@@ -219,10 +223,10 @@ public final class IIOSensorSource: SensorSource {
                 try reader.startBuffered()
                 return reader
             } catch {
-                log("<4>\(bufferFailureMessage(info, error)); reading in polled mode")
+                log(.warning, "\(bufferFailureMessage(info, error)); reading in polled mode")
             }
         } else if configuration.mode == .buffered {
-            log("<4>\(info.name) (\(info.id)): no buffer; reading in polled mode")
+            log(.warning, "\(info.name) (\(info.id)): no buffer; reading in polled mode")
         }
         try reader.startPolled()
         return reader
@@ -248,7 +252,7 @@ public final class IIOSensorSource: SensorSource {
     // MARK: - hotplug, silence, failures
 
     private func handle(_ event: SensorHotplugEvent) {
-        log("<7>udev: \(event.action.rawValue) \(event.syspath)")
+        log(.debug, "udev: \(event.action.rawValue) \(event.syspath)")
         switch event.action {
         case .remove:
             removedPaths.insert(event.syspath)
@@ -262,7 +266,7 @@ public final class IIOSensorSource: SensorSource {
             do {
                 try open()
             } catch {
-                log("<3>cannot open \(event.sysname) after hotplug: \(error)")
+                log(.error, "cannot open \(event.sysname) after hotplug: \(error)")
                 setStatus(.error, "\(error)")
             }
             syncEpoll()
@@ -277,11 +281,11 @@ public final class IIOSensorSource: SensorSource {
         removedPaths.insert(gone.path)
         closeReaders()
         selection = nil
-        log("<4>\(gone.name) (\(gone.id)) removed")
+        log(.warning, "\(gone.name) (\(gone.id)) removed")
         do {
             try open()
         } catch {
-            log("<3>\(error)")
+            log(.error, "\(error)")
             setStatus(.absent, "\(gone.name) (\(gone.id)) removed")
         }
         syncEpoll()
@@ -303,29 +307,29 @@ public final class IIOSensorSource: SensorSource {
         // A device whose sysfs tree is gone (its remove uevent lost, or never sent) is removed,
         // not stale: re-enabling it would only fail.
         for r in [reader, gyroReader].compactMap({ $0 }) {
-            if let sysfs = r.attributes as? SysfsAttributes, !sysfs.exists { return lost(r.info) }
+            if r.attributes.isPresent == false { return lost(r.info) }
         }
         let who = "\(reader.info.name) (\(reader.info.id))"
         let ms = (now - lastSampleNanoseconds) / 1_000_000
         if reader.mode == .polled {
             if status == .ok {
                 setStatus(.stale, "no valid sample for \(ms) ms")
-                log("<4>\(who): no valid sample for \(ms) ms (5 periods): stale")
+                log(.warning, "\(who): no valid sample for \(ms) ms (5 periods): stale")
             }
             return
         }
         if !reenabledAfterSilence {
             reenabledAfterSilence = true
             setStatus(.stale, "no sample for \(ms) ms")
-            log("<4>\(who): no sample for \(ms) ms (5 periods): stale; re-enabling the buffer")
+            log(.warning, "\(who): no sample for \(ms) ms (5 periods): stale; re-enabling the buffer")
             do {
                 try reader.startBuffered()
                 try gyroReader?.startBuffered()
             } catch {
-                log("<4>\(who): re-enabling the buffer failed: \(error)")
+                log(.warning, "\(who): re-enabling the buffer failed: \(error)")
             }
         } else {
-            log("<4>\(who): buffer still silent after re-enabling; falling back to polled mode")
+            log(.warning, "\(who): buffer still silent after re-enabling; falling back to polled mode")
             do {
                 try reader.startPolled()
                 if let g = gyroReader, g.mode == .buffered { try g.startPolled() }
@@ -343,12 +347,12 @@ public final class IIOSensorSource: SensorSource {
         // Gone: the sysfs directory, or (while the kernel is still tearing it down) its files.
         let goneErrno: Bool
         if case let .io(_, _, code) = error { goneErrno = code == ENODEV || code == ENOENT || code == ENXIO } else { goneErrno = false }
-        if let sysfs = reader.attributes as? SysfsAttributes, goneErrno || !sysfs.exists {
+        if let present = reader.attributes.isPresent, goneErrno || !present {
             lost(reader.info)
             return
         }
         if reader.mode == .buffered {
-            log("<4>\(who): buffer read failed (\(error)); reading in polled mode")
+            log(.warning, "\(who): buffer read failed (\(error)); reading in polled mode")
             do {
                 try reader.startPolled()
             } catch {
@@ -360,7 +364,7 @@ public final class IIOSensorSource: SensorSource {
             return
         }
         setStatus(.error, "\(error)")
-        log("<3>\(error)")
+        log(.error, "\(error)")
         throw error
     }
 

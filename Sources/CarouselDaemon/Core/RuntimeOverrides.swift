@@ -1,0 +1,60 @@
+import CarouselEngine
+import CarouselProtocol
+
+/// The carousel settings clients changed at runtime (`set_count`, `set_geometry`, `set_tilt`),
+/// kept until the daemon restarts. A reload applies the file's value to every setting no
+/// client has changed and keeps each one a client has: a display client that told the daemon
+/// its real screen (`set_geometry`) cannot tell that a reload happened, so the file must not
+/// take its geometry back; a count or a tilt sensitivity set at runtime stays for the same
+/// reason. Only the fields a request named are kept (`set_tilt {"max_deg": 20}` keeps
+/// `max_deg`, and the file still sets the dead zone).
+struct RuntimeOverrides: Equatable {
+    var count: Int?
+    var viewport: CarouselSize?
+    var item: CarouselSize?
+    var spacing: Double?
+    var axis: ScrollAxis?
+    var direction: LayoutDirection?
+    var tiltEnabled: Bool?
+    var tiltMode: TiltMode?
+    var deadZoneDegrees: Double?
+    var maxDegrees: Double?
+    var maxItemsPerSecond: Double?
+
+    /// Records an accepted `set_geometry`.
+    mutating func record(_ g: GeometryRequest) {
+        viewport = CarouselSize(width: g.viewport.width, height: g.viewport.height)
+        item = CarouselSize(width: g.item.width, height: g.item.height)
+        spacing = g.spacing
+        if let a = g.axis.flatMap(ScrollAxis.init(rawValue:)) { axis = a }
+        if let d = g.direction.flatMap(LayoutDirection.init(rawValue:)) { direction = d }
+    }
+
+    /// Records an accepted `set_tilt`.
+    mutating func record(_ t: TiltRequest) {
+        if let v = t.enabled { tiltEnabled = v }
+        if let v = t.mode.flatMap(TiltMode.init(rawValue:)) { tiltMode = v }
+        if let v = t.deadZoneDeg { deadZoneDegrees = v }
+        if let v = t.maxDeg { maxDegrees = v }
+        if let v = t.maxItemsPerSecond { maxItemsPerSecond = v }
+    }
+
+    /// `file` (a reloaded configuration) with these settings in place of the file's.
+    func applied(to file: CarouselConfiguration) -> CarouselConfiguration {
+        var c = file
+        if let count { c.geometry.count = count }
+        if let viewport { c.geometry.viewport = viewport }
+        if let item { c.geometry.item = item }
+        if let spacing { c.geometry.spacing = spacing }
+        if let axis { c.geometry.axis = axis }
+        if let direction { c.geometry.direction = direction }
+        if let tiltEnabled { c.tilt.enabled = tiltEnabled }
+        if let tiltMode { c.tilt.mode = tiltMode }
+        if let deadZoneDegrees { c.tilt.deadZoneDegrees = deadZoneDegrees }
+        if let maxDegrees { c.tilt.maxDegrees = maxDegrees }
+        if let maxItemsPerSecond { c.tilt.maxItemsPerSecond = maxItemsPerSecond }
+        // A file dead zone above a kept max_deg (or the reverse) is settled as set_tilt does:
+        // the engine keeps max_deg above the dead zone.
+        return c
+    }
+}
