@@ -43,7 +43,7 @@ let package = Package(
 
         // The MQTT bridge (docs/MQTT.md): libmosquitto's thin wrapper, the bridge, its main.
         .target(name: "Mosquitto", dependencies: ["CMosquitto"]),
-        .target(name: "CarouselMQTT", dependencies: ["Mosquitto", "CarouselINI", "CarouselProtocol", "CarouselDaemon", "CLinux"]),
+        .target(name: "CarouselMQTT", dependencies: ["Mosquitto", "CarouselINI", "CarouselProtocol", "CarouselDaemon", "IIOSensors", "CLinux"]),
         .executableTarget(name: "carousel-mqtt", dependencies: ["CarouselMQTT"]),
 
         .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon"]),

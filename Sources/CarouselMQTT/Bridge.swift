@@ -1,6 +1,7 @@
 import CLinux
 import CarouselDaemon
 import CarouselProtocol
+import IIOSensors
 import Mosquitto
 #if canImport(Glibc)
 import Glibc
