@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         // epoll, signalfd, timerfd, SO_PEERCRED helpers that Glibc's Swift overlay lacks.
         .target(name: "CLinux"),
+        // INI text through libinih, with each key's line number; generic, no Foundation.
+        .target(name: "CarouselINI", dependencies: ["CInih"]),
 
         // Pure libraries: no I/O, no clock, no Foundation.
         .target(name: "CarouselEngine"),
@@ -48,6 +50,7 @@ let package = Package(
         // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.
         .target(name: "CarouselTestSupport", dependencies: ["MotionFusion", "CarouselProtocol", "CUmockdev", "CLinux"]),
 
+        .testTarget(name: "CarouselINITests", dependencies: ["CarouselINI"]),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "CarouselTestSupport"]),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "CarouselTestSupport"]),
         .testTarget(name: "IIOSensorsTests", dependencies: ["IIOSensors", "CarouselTestSupport"]),

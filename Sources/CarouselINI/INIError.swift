@@ -1,0 +1,32 @@
+/// What is wrong with an INI text, by 1-based line number.
+public enum INIError: Error, Sendable, Equatable {
+    /// libinih could not parse the line (no `=`/`:`, an unclosed `[`), or the line holds a NUL.
+    /// `text` is the line, whitespace stripped, NUL shown as `\0`, at most 80 characters.
+    case syntax(line: Int, text: String)
+    /// The line is longer than libinih's line buffer allows (`maximum` bytes, not counting the
+    /// line ending); libinih would split it and misread the rest, so it is refused.
+    case lineTooLong(line: Int, maximum: Int)
+    /// An indented line after a key: libinih reads it as a continuation of `key`'s value, which
+    /// this reader refuses so that an accidental indent cannot change a value unseen.
+    case continuationLine(line: Int, section: String, key: String)
+    /// A key before the first `[section]` header.
+    case keyOutsideSection(line: Int, key: String)
+
+    /// The line the problem is on.
+    public var line: Int {
+        switch self {
+        case .syntax(let line, _), .lineTooLong(let line, _),
+             .continuationLine(let line, _, _), .keyOutsideSection(let line, _):
+            return line
+        }
+    }
+}
+
+/// Why an INI file could not be read.
+public enum INIFileError: Error, Sendable, Equatable {
+    /// No file at `path` (`ENOENT`).
+    case missing(path: String)
+    /// The file exists but could not be read: `errno` from open(2)/read(2), or `EFBIG` when it
+    /// is larger than `INIReader.maximumFileBytes`.
+    case unreadable(path: String, errno: Int32)
+}
