@@ -30,21 +30,23 @@ let package = Package(
 
         .target(name: "IIOSensors", dependencies: ["MotionFusion", "CLibIIO", "CLibUdev", "CLinux"]),
         .target(name: "CarouselProtocol", dependencies: ["CarouselEngine", "MotionFusion"]),
+        // The configuration file's model, keys and loader, shared by carouseld and carouselctl.
+        .target(name: "CarouselConfig", dependencies: ["CarouselEngine", "CarouselProtocol", "CarouselINI"]),
         .target(name: "CarouselDaemon", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol",
-            "CSystemd", "CInih", "CLinux",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig",
+            "CSystemd", "CLinux",
         ]),
         // Argument parsing and the carouselctl subcommands, as a library so tests call them in-process.
         .target(name: "CarouselCommandLine", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CLinux",
         ]),
 
         .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon"]),
         .executableTarget(name: "carouselctl", dependencies: ["CarouselCommandLine"]),
         // CUmockdev: the daemon benchmark drives a umockdev testbed (PTY-backed accelerometer).
         .executableTarget(name: "carousel-bench", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
-            "CUmockdev",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CarouselDaemon",
+            "CLinux", "CUmockdev",
         ]),
 
         // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.
@@ -56,7 +58,7 @@ let package = Package(
         .testTarget(name: "IIOSensorsTests", dependencies: ["IIOSensors", "CarouselTestSupport"]),
         .testTarget(name: "CarouselProtocolTests", dependencies: ["CarouselProtocol", "CarouselTestSupport"]),
         .testTarget(name: "CarouselDaemonTests", dependencies: [
-            "CarouselDaemon", "CarouselTestSupport", "carouseld",
+            "CarouselDaemon", "CarouselConfig", "CarouselTestSupport", "carouseld", "carouselctl",
         ]),
         .testTarget(name: "CarouselCommandLineTests", dependencies: [
             "CarouselCommandLine", "CarouselTestSupport", "carouselctl",

@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselEngine
 import MotionFusion
 
@@ -31,11 +32,8 @@ enum EngineSetup {
         case .single: paging = .single(velocityThreshold: 500)
         case .distance: paging = .distance(fraction: 0.125)
         }
-        let t = c.tilt
-        return CarouselConfiguration(
-            geometry: geometry, initialIndex: 0, style: style, paging: paging,
-            tilt: .init(enabled: t.enabled, mode: t.mode == .position ? .position : .velocity,
-                        deadZoneDegrees: t.deadZoneDeg, maxDegrees: t.maxDeg, maxItemsPerSecond: t.maxItemsPerSecond))
+        return CarouselConfiguration(geometry: geometry, initialIndex: 0, style: style, paging: paging,
+                                     tilt: c.tilt.mapping)
     }
 
     /// The estimator settings of `[filter]` (a 0 cutoff or rejection angle turns them off).

@@ -1,9 +1,11 @@
+import CarouselEngine
+
 /// The whole daemon configuration, as read from `/etc/carouseld/carouseld.conf` (INTERFACES §4).
 ///
 /// A plain value: the loader (`load(path:)`, `parse(text:path:)`) fills it from an INI file,
-/// `defaults` holds the built-in values used for every key the file leaves out. The model uses
-/// plain Swift enums and numbers only, so it does not depend on the engine or fusion types; the
-/// daemon core maps it onto them. Every key, its unit and its default is documented in
+/// `defaults` holds the built-in values used for every key the file leaves out. The tilt mapping
+/// is the engine's own `TiltSettings`; the other sections are plain Swift enums and numbers,
+/// which the daemon maps onto the engine and sensor types. Every key, its unit and its default is documented in
 /// `configs/carouseld.conf` and `docs/CONFIGURATION.md`.
 public struct DaemonConfiguration: Equatable, Sendable {
     /// `[sensor]`: where samples come from.
@@ -11,7 +13,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// `[filter]`: how samples become a tilt estimate.
     public var filter: FilterSettings
     /// `[tilt]`: how the tilt estimate drives the carousel.
-    public var tilt: TiltSettings
+    public var tilt: TiltSection
     /// `[carousel]`: the initial carousel geometry and behaviour (clients may change the geometry
     /// at run time with `set_geometry`).
     public var carousel: CarouselSettings
@@ -22,7 +24,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
 
     /// Creates a configuration; every section defaults to its built-in values.
     public init(sensor: SensorSettings = .defaults, filter: FilterSettings = .defaults,
-                tilt: TiltSettings = .defaults, carousel: CarouselSettings = .defaults,
+                tilt: TiltSection = .defaults, carousel: CarouselSettings = .defaults,
                 server: ServerSettings = .defaults, calibration: CalibrationSettings = .defaults) {
         self.sensor = sensor
         self.filter = filter
@@ -161,8 +163,12 @@ public struct FilterSettings: Equatable, Sendable {
 
 // MARK: - [tilt]
 
-/// `[tilt]`: tilt → carousel mapping (INTERFACES §1, DESIGN §4).
-public struct TiltSettings: Equatable, Sendable {
+/// `[tilt]`: how the tilt estimate drives the carousel (INTERFACES §1, DESIGN §4).
+///
+/// The mapping itself (`enabled`, `mode`, `dead_zone_deg`, `max_deg`, `max_items_per_second`) is
+/// the engine's `TiltSettings`, checked by its `TiltParameter` table; this section adds what
+/// happens before the engine: which angle, the display rotation and neutral tracking.
+public struct TiltSection: Equatable, Sendable {
     /// Which tilt angle drives the carousel.
     public enum Axis: String, Equatable, Sendable, CaseIterable {
         /// Roll for a horizontal carousel, pitch for a vertical one.
@@ -173,51 +179,30 @@ public struct TiltSettings: Equatable, Sendable {
         case pitch
     }
 
-    /// How tilt moves the carousel.
-    public enum Mode: String, Equatable, Sendable, CaseIterable {
-        /// Rate control: the tilt angle sets a scrolling speed.
-        case velocity
-        /// A bounded parallax offset that springs back when level.
-        case position
-    }
-
-    /// `enabled` — whether tilt drives the carousel at all. Default `true`.
-    public var enabled: Bool
+    /// `enabled`, `mode`, `dead_zone_deg` (degrees, default 3, 0…89), `max_deg` (degrees,
+    /// default 25, 1…90, greater than `dead_zone_deg`), `max_items_per_second` (default 3,
+    /// 0.01…100). Defaults: enabled, velocity mode.
+    public var mapping: TiltSettings
     /// `axis` — default `auto`.
     public var axis: Axis
     /// `display_rotation` — clockwise rotation of the displayed image relative to the sensor
     /// frame, in degrees: one of 0, 90, 180, 270. Default 0.
     public var displayRotation: Int
-    /// `mode` — default `velocity`.
-    public var mode: Mode
-    /// `dead_zone_deg` — tilt in degrees below which nothing moves. Default 3, range 0…89.
-    public var deadZoneDeg: Double
-    /// `max_deg` — tilt in degrees at which the speed (or displacement) is at its maximum; must be
-    /// greater than `dead_zone_deg`. Default 25, range 1…90.
-    public var maxDeg: Double
-    /// `max_items_per_second` — speed at `max_deg` in velocity mode, in items per second.
-    /// Default 3, range 0.01…100.
-    public var maxItemsPerSecond: Double
     /// `neutral_tracking_s` — time constant in seconds with which the neutral attitude slowly
     /// follows the held attitude; 0 (default) turns tracking off. Range 0…3600.
     public var neutralTrackingSeconds: Double
 
     /// Creates tilt settings; the defaults are the built-in values.
-    public init(enabled: Bool = true, axis: Axis = .auto, displayRotation: Int = 0,
-                mode: Mode = .velocity, deadZoneDeg: Double = 3, maxDeg: Double = 25,
-                maxItemsPerSecond: Double = 3, neutralTrackingSeconds: Double = 0) {
-        self.enabled = enabled
+    public init(mapping: TiltSettings = TiltSettings(), axis: Axis = .auto, displayRotation: Int = 0,
+                neutralTrackingSeconds: Double = 0) {
+        self.mapping = mapping
         self.axis = axis
         self.displayRotation = displayRotation
-        self.mode = mode
-        self.deadZoneDeg = deadZoneDeg
-        self.maxDeg = maxDeg
-        self.maxItemsPerSecond = maxItemsPerSecond
         self.neutralTrackingSeconds = neutralTrackingSeconds
     }
 
     /// The built-in `[tilt]` values.
-    public static let defaults = TiltSettings()
+    public static let defaults = TiltSection()
 }
 
 // MARK: - [carousel]

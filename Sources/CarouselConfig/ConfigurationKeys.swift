@@ -1,3 +1,5 @@
+import CarouselEngine
+
 /// One key of the configuration file: its section, name and how its value is stored.
 struct ConfigurationKey: Sendable {
     let section: String
@@ -59,22 +61,20 @@ enum ConfigurationKeys {
 
     static let tilt: [ConfigurationKey] = [
         .init(section: "tilt", name: "enabled") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.enabled = try V.bool(v) },
+            c.tilt.mapping.enabled = try V.bool(v) },
         .init(section: "tilt", name: "axis") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.axis = try V.choice(v, TiltSettings.Axis.self) },
+            c.tilt.axis = try V.choice(v, TiltSection.Axis.self) },
         .init(section: "tilt", name: "display_rotation") { v, c throws(ConfigurationValueProblem) in
             guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
                 throw ConfigurationValueProblem(expected: "one of 0, 90, 180, 270 (degrees clockwise)")
             }
             c.tilt.displayRotation = degrees },
         .init(section: "tilt", name: "mode") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.mode = try V.choice(v, TiltSettings.Mode.self) },
-        .init(section: "tilt", name: "dead_zone_deg") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.deadZoneDeg = try V.number(v, in: 0...89, unit: "degrees") },
-        .init(section: "tilt", name: "max_deg") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.maxDeg = try V.number(v, in: 1...90, unit: "degrees") },
-        .init(section: "tilt", name: "max_items_per_second") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.maxItemsPerSecond = try V.number(v, in: 0.01...100, unit: "items per second") },
+            c.tilt.mapping.mode = try V.choice(v, TiltMode.self) },
+    ] + TiltParameter.allCases.map { parameter in
+        .init(section: "tilt", name: parameter.wireName) { v, c throws(ConfigurationValueProblem) in
+            parameter.set(try V.number(v, in: parameter.range, unit: parameter.unit), in: &c.tilt.mapping) }
+    } + [
         .init(section: "tilt", name: "neutral_tracking_s") { v, c throws(ConfigurationValueProblem) in
             c.tilt.neutralTrackingSeconds = try V.number(v, in: 0...3600, unit: "seconds, 0 = off") },
     ]
