@@ -112,6 +112,24 @@ import MotionFusion
         #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil))])
     }
 
+    @Test func watchItemsPrintsOneLinePerItemUnderEachState() throws {
+        let item = #"{"index":2,"instance":0,"center":[640,400],"size":[480,640],"scale":[0.84,0.84],"alpha":0.92,"zIndex":-82.25,"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}"#
+        let state = #"{"class":"STATE","seq":5,"time_ns":1,"index":2,"position":2,"offset":1040,"velocity":0,"phase":"idle","count":20,"tilt":{"roll_deg":0,"pitch_deg":0,"enabled":true},"sensor":"replay","items":["#
+            + item + "]}\n"
+        let daemon = try FakeDaemon { request in
+            guard case let .watch(w) = request else { return [ServerMessage.ack(cmd: request.cmd).encodedLine()] }
+            return [ServerMessage.watch(enable: w.enable, items: w.items, maxRateHz: 60).encodedLine(), Array(state.utf8)]
+        }
+        defer { daemon.stop() }
+        let run = runCtl(["watch", "--items", "-n", "1", "--socket", daemon.socketPath])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.out.split(separator: "\n").map(String.init) == [
+            "#5       index 2/20     position 2.000     idle             roll 0.0°     pitch 0.0°    sensor replay",
+            "  item 2    center 640.0,400.0 scale 0.840 alpha 0.920 z -82.3",
+        ])
+        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil))])
+    }
+
     @Test func controlCommandsSendTheirRequests() throws {
         let daemon = try FakeDaemon(respond: FakeDaemon.standard)
         defer { daemon.stop() }

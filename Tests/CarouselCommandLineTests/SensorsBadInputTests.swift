@@ -53,7 +53,7 @@ import Testing
         bed.setAttribute(device: Self.polledPath, "in_accel_x_raw", "3\n")
         try p.waitForStandardError(containing: "sensor status: ok", timeoutSeconds: 20)
         // (3 · 0.5, 0, 0), identity, negated.
-        let row = try Mock.row(try p.waitForLine(timeoutSeconds: 20) { Mock.row($0) != nil })
+        let row = Mock.row(try p.waitForLine(timeoutSeconds: 20) { Mock.row($0) != nil })
         #expect(close(try #require(row).1, [-1.5, 0, 0]))
         #expect(try Mock.stop(p).status == 0)
     }
