@@ -1,4 +1,5 @@
 import CarouselEngine
+import IIOSensors
 
 /// One key of the configuration file: its section, name and how its value is stored.
 struct ConfigurationKey: Sendable {
@@ -33,11 +34,11 @@ enum ConfigurationKeys {
         .init(section: "sensor", name: "device") { v, c throws(ConfigurationValueProblem) in
             c.sensor.device = try V.text(v, allowEmpty: true, what: "an IIO device name, label or sysfs path") },
         .init(section: "sensor", name: "accel_convention") { v, c throws(ConfigurationValueProblem) in
-            c.sensor.accelConvention = try V.choice(v, SensorSettings.AccelConvention.self) },
+            c.sensor.accelConvention = try V.choice(v, AccelConvention.self) },
         .init(section: "sensor", name: "sample_rate_hz") { v, c throws(ConfigurationValueProblem) in
             c.sensor.sampleRateHz = try V.number(v, in: 1...2000, unit: "Hz") },
         .init(section: "sensor", name: "mode") { v, c throws(ConfigurationValueProblem) in
-            c.sensor.mode = try V.choice(v, SensorSettings.ReadMode.self) },
+            c.sensor.mode = try V.choice(v, IIOReadMode.self) },
         .init(section: "sensor", name: "always_on") { v, c throws(ConfigurationValueProblem) in
             c.sensor.alwaysOn = try V.bool(v) },
         .init(section: "sensor", name: "replay_file") { v, c throws(ConfigurationValueProblem) in

@@ -1,11 +1,13 @@
 import CarouselEngine
+import IIOSensors
 
 /// The whole daemon configuration, as read from `/etc/carouseld/carouseld.conf` (INTERFACES §4).
 ///
 /// A plain value: the loader (`load(path:)`, `parse(text:path:)`) fills it from an INI file,
 /// `defaults` holds the built-in values used for every key the file leaves out. The tilt mapping
-/// is the engine's own `TiltSettings`; the other sections are plain Swift enums and numbers,
-/// which the daemon maps onto the engine and sensor types. Every key, its unit and its default is documented in
+/// is the engine's own `TiltSettings`; the sensor's convention and read mode are IIOSensors'
+/// `AccelConvention` and `IIOReadMode`; the other sections are plain Swift enums and numbers,
+/// which the daemon maps onto the engine types. Every key, its unit and its default is documented in
 /// `configs/carouseld.conf` and `docs/CONFIGURATION.md`.
 public struct DaemonConfiguration: Equatable, Sendable {
     /// `[sensor]`: where samples come from.
@@ -54,26 +56,6 @@ public struct SensorSettings: Equatable, Sendable {
         case replay
     }
 
-    /// The sign convention of the accelerometer after the mount matrix (DESIGN §3).
-    public enum AccelConvention: String, Equatable, Sendable, CaseIterable {
-        /// The device reports the gravity vector (Linux hwdb / iio-sensor-proxy convention: face up
-        /// reads z ≈ −9.81 m/s²); the daemon negates it once. Config value `gravity`.
-        case gravity
-        /// The device reports specific force (face up reads z ≈ +9.81 m/s²); used as is.
-        /// Config value `specific-force`.
-        case specificForce = "specific-force"
-    }
-
-    /// How samples are read from an IIO device.
-    public enum ReadMode: String, Equatable, Sendable, CaseIterable {
-        /// Buffered when the device has a usable buffer and trigger, polled otherwise.
-        case auto
-        /// Buffered (scan elements + trigger) only; failing that is an error.
-        case buffered
-        /// Polled sysfs reads at `sampleRateHz`.
-        case polled
-    }
-
     /// `source` — default `iio`.
     public var source: Source
     /// `uri` — the libiio context URI, e.g. `local:` or `ip:192.168.1.20`. Default `local:`.
@@ -81,13 +63,15 @@ public struct SensorSettings: Equatable, Sendable {
     /// `device` — the sensor to use, by IIO name, label or sysfs path; empty (default) picks the
     /// first accelerometer found.
     public var device: String
-    /// `accel_convention` — default `gravity`.
+    /// `accel_convention` — the accelerometer's sign after the mount matrix (DESIGN §3):
+    /// `gravity` (default; the daemon negates it) or `specific-force` (used as is).
     public var accelConvention: AccelConvention
     /// `sample_rate_hz` — requested sampling frequency in Hz (the nearest available one is used
     /// and read back). Default 100, range 1…2000.
     public var sampleRateHz: Double
-    /// `mode` — default `auto`.
-    public var mode: ReadMode
+    /// `mode` — `auto` (default: buffered when the device has a usable buffer and trigger,
+    /// polled otherwise), `buffered` or `polled` (sysfs reads at `sampleRateHz`).
+    public var mode: IIOReadMode
     /// `always_on` — read samples even when no client watches. Default `false`.
     public var alwaysOn: Bool
     /// `replay_file` — the recording to replay when `source = replay`, as an absolute path
@@ -101,7 +85,7 @@ public struct SensorSettings: Equatable, Sendable {
     /// Creates sensor settings; the defaults are the built-in values.
     public init(source: Source = .iio, uri: String = "local:", device: String = "",
                 accelConvention: AccelConvention = .gravity, sampleRateHz: Double = 100,
-                mode: ReadMode = .auto, alwaysOn: Bool = false, replayFile: String = "",
+                mode: IIOReadMode = .auto, alwaysOn: Bool = false, replayFile: String = "",
                 replayLoop: Bool = false, replaySpeed: Double = 1) {
         self.source = source
         self.uri = uri

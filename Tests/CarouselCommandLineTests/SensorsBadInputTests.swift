@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func rawValuesThatAreNotIntegersAreSkippedNotFatal() throws {
-        // 1e30 used to trap in Int64(Double); "abc" ended the recording with exit 74.
+        // 1e30 does not fit Int64 and "abc" is no number: both rows are skipped, the recording goes on.
         let bed = try Self.polled(["A: name=t\\n", "A: in_accel_x_raw=1e30\\n", "A: in_accel_y_raw=abc\\n",
                                    "A: in_accel_z_raw=-1000\\n", "A: in_accel_scale=0.01\\n"])
         let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--mode", "polled", "--rate", "50"], testbed: bed)

@@ -28,9 +28,7 @@ struct SampleSource {
                                                    fallbackIdentity: replay)
         }
         let selector = args.value("--sensor") ?? (settings.device.isEmpty ? nil : settings.device)
-        let convention: AccelConvention = settings.accelConvention == .gravity ? .gravity : .specificForce
         return try SampleCollection.fromSensor(selector: selector, uri: settings.uri, sampleRateHz: settings.sampleRateHz,
-                                               mode: IIOReadMode(rawValue: settings.mode.rawValue) ?? .auto,
-                                               convention: convention, durationSeconds: seconds, io: io, label: label)
+                                               mode: settings.mode, convention: settings.accelConvention, durationSeconds: seconds, io: io, label: label)
     }
 }

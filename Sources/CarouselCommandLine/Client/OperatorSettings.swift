@@ -21,8 +21,9 @@ struct OperatorSettings {
                                          help: "Daemon configuration to take defaults from (default /etc/carouseld/carouseld.conf if present).")
 
     /// - Throws: `CommandError` with `ConfigurationError.exitStatus` when an explicit `--config`
-    ///   is refused: 66 missing, 77/74 unreadable, 78 invalid (as `carouseld -c` exits). A broken default config is reported as a warning and the defaults are used, so
-    ///   `status` still works while the operator fixes it.
+    ///   is refused: 66 missing, 77/74 unreadable, 78 invalid (as `carouseld -c` exits). A broken
+    ///   default config is reported as a warning and the defaults are used, so `status` still
+    ///   works while the operator fixes it.
     static func load(_ args: ParsedArguments, io: CommandIO) throws(CommandError) -> OperatorSettings {
         if let path = args.value("--config") {
             do {
