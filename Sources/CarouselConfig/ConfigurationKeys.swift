@@ -94,9 +94,9 @@ enum ConfigurationKeys {
         .init(section: "carousel", name: "spacing") { v, c throws(ConfigurationValueProblem) in
             c.carousel.spacing = try V.number(v, in: 0...100_000, unit: "points") },
         .init(section: "carousel", name: "axis") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.axis = try V.choice(v, CarouselSettings.Axis.self) },
+            c.carousel.axis = try V.choice(v, ScrollAxis.self) },
         .init(section: "carousel", name: "direction") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.direction = try V.choice(v, CarouselSettings.Direction.self) },
+            c.carousel.direction = try V.choice(v, LayoutDirection.self) },
         .init(section: "carousel", name: "cyclic") { v, c throws(ConfigurationValueProblem) in
             c.carousel.cyclic = try V.bool(v) },
         .init(section: "carousel", name: "style") { v, c throws(ConfigurationValueProblem) in

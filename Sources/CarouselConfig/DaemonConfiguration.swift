@@ -193,20 +193,6 @@ public struct TiltSection: Equatable, Sendable {
 
 /// `[carousel]`: the carousel the daemon drives (geometry in points, UIKit semantics, DESIGN §3).
 public struct CarouselSettings: Equatable, Sendable {
-    /// Scroll axis.
-    public enum Axis: String, Equatable, Sendable, CaseIterable {
-        case horizontal
-        case vertical
-    }
-
-    /// Layout direction.
-    public enum Direction: String, Equatable, Sendable, CaseIterable {
-        /// Left to right: higher indices to the right.
-        case ltr
-        /// Right to left: higher indices to the left.
-        case rtl
-    }
-
     /// Layout style (names as in `carouselctl simulate` scenarios; each style's parameters take
     /// their INTERFACES §1 defaults).
     public enum Style: String, Equatable, Sendable, CaseIterable {
@@ -242,10 +228,11 @@ public struct CarouselSettings: Equatable, Sendable {
     public var itemHeight: Double
     /// `spacing` — gap between items along the axis, points. Default 40, range 0…100000.
     public var spacing: Double
-    /// `axis` — default `horizontal`.
-    public var axis: Axis
-    /// `direction` — default `ltr`.
-    public var direction: Direction
+    /// `axis` — `horizontal` (default) or `vertical`: the engine's own `ScrollAxis`.
+    public var axis: ScrollAxis
+    /// `direction` — `ltr` (default; higher indices to the right) or `rtl`: the engine's own
+    /// `LayoutDirection`.
+    public var direction: LayoutDirection
     /// `cyclic` — wrap around. Default `false`.
     public var cyclic: Bool
     /// `style` — default `linear`.
@@ -259,7 +246,7 @@ public struct CarouselSettings: Equatable, Sendable {
     /// Creates carousel settings; the defaults are the built-in values.
     public init(count: Int = 12, viewportWidth: Double = 1280, viewportHeight: Double = 800,
                 itemWidth: Double = 480, itemHeight: Double = 640, spacing: Double = 40,
-                axis: Axis = .horizontal, direction: Direction = .ltr, cyclic: Bool = false,
+                axis: ScrollAxis = .horizontal, direction: LayoutDirection = .leftToRight, cyclic: Bool = false,
                 style: Style = .linear, paging: Paging = .momentum, decelerationRate: Double = 0.998) {
         self.count = count
         self.viewportWidth = viewportWidth

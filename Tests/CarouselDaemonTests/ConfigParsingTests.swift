@@ -76,7 +76,7 @@ import Glibc
                                                     maxItemsPerSecond: 4.5),
                               axis: .pitch, displayRotation: 270, neutralTrackingSeconds: 60),
             carousel: CarouselSettings(count: 7, viewportWidth: 375, viewportHeight: 667, itemWidth: 160,
-                                       itemHeight: 220, spacing: 12, axis: .vertical, direction: .rtl,
+                                       itemHeight: 220, spacing: 12, axis: .vertical, direction: .rightToLeft,
                                        cyclic: true, style: .coverFlow, paging: .single, decelerationRate: 0.99),
             server: ServerSettings(socketPath: "/tmp/x.sock", socketMode: 0o600, socketGroup: "video",
                                    controlGroup: "wheel", maxClients: 8, maxRateHz: 30),
@@ -104,7 +104,7 @@ import Glibc
         #expect(d.tilt.mapping.enabled && d.tilt.axis == .auto && d.tilt.displayRotation == 0 && d.tilt.mapping.mode == .velocity)
         #expect(d.tilt.mapping.deadZoneDegrees == 3 && d.tilt.mapping.maxDegrees == 25 && d.tilt.mapping.maxItemsPerSecond == 3)
         #expect(d.tilt.neutralTrackingSeconds == 0)
-        #expect(d.carousel.spacing == 40 && d.carousel.axis == .horizontal && d.carousel.direction == .ltr)
+        #expect(d.carousel.spacing == 40 && d.carousel.axis == .horizontal && d.carousel.direction == .leftToRight)
         #expect(!d.carousel.cyclic && d.carousel.style == .linear && d.carousel.paging == .momentum)
         #expect(d.carousel.decelerationRate == 0.998)
         #expect(d.server.socketPath == "/run/carouseld/carouseld.sock" && d.server.socketMode == 0o660)

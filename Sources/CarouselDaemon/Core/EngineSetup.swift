@@ -2,8 +2,9 @@ import CarouselConfig
 import CarouselEngine
 import MotionFusion
 
-/// Maps the `[carousel]`, `[tilt]` and `[filter]` settings of a `DaemonConfiguration` onto the
-/// engine's and the estimator's own types (the configuration model does not depend on them).
+/// Builds the engine's and the estimator's configurations from a `DaemonConfiguration`: the
+/// `[carousel]` style and paging names and the `[filter]` method map onto their types; the tilt
+/// mapping, axis and direction already are the engine's types.
 enum EngineSetup {
     /// The engine configuration for `[carousel]` and `[tilt]`; `initialIndex` 0.
     static func carouselConfiguration(_ c: DaemonConfiguration) -> CarouselConfiguration {
@@ -12,8 +13,7 @@ enum EngineSetup {
             viewport: CarouselSize(width: s.viewportWidth, height: s.viewportHeight),
             item: CarouselSize(width: s.itemWidth, height: s.itemHeight),
             spacing: s.spacing,
-            axis: s.axis == .vertical ? .vertical : .horizontal,
-            direction: s.direction == .rtl ? .rightToLeft : .leftToRight,
+            axis: s.axis, direction: s.direction,
             count: s.count, cyclic: s.cyclic)
         let style: LayoutStyle
         switch s.style {
