@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "IIOSensors", dependencies: ["MotionFusion", "CLibIIO", "CLibUdev", "CLinux"]),
         .target(name: "CarouselProtocol", dependencies: ["CarouselEngine", "MotionFusion"]),
         // The configuration file's model, keys and loader, shared by carouseld and carouselctl.
-        .target(name: "CarouselConfig", dependencies: ["CarouselEngine", "IIOSensors", "CarouselProtocol", "CarouselINI"]),
+        .target(name: "CarouselConfig", dependencies: [
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselINI",
+        ]),
         .target(name: "CarouselDaemon", dependencies: [
             "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig",
             "CSystemd", "CLinux",

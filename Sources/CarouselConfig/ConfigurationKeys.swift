@@ -1,5 +1,6 @@
 import CarouselEngine
 import IIOSensors
+import MotionFusion
 
 /// One key of the configuration file: its section, name and how its value is stored.
 struct ConfigurationKey: Sendable {
@@ -51,7 +52,7 @@ enum ConfigurationKeys {
 
     static let filter: [ConfigurationKey] = [
         .init(section: "filter", name: "method") { v, c throws(ConfigurationValueProblem) in
-            c.filter.method = try V.choice(v, FilterSettings.Method.self) },
+            c.filter.method = try V.choice(v, EstimationMethod.self) },
         .init(section: "filter", name: "gain") { v, c throws(ConfigurationValueProblem) in
             c.filter.gain = try V.number(v, in: 0...10, unit: "") },
         .init(section: "filter", name: "lowpass_hz") { v, c throws(ConfigurationValueProblem) in

@@ -1,12 +1,13 @@
 import CarouselEngine
 import IIOSensors
+import MotionFusion
 
 /// The whole daemon configuration, as read from `/etc/carouseld/carouseld.conf` (INTERFACES §4).
 ///
 /// A plain value: the loader (`load(path:)`, `parse(text:path:)`) fills it from an INI file,
 /// `defaults` holds the built-in values used for every key the file leaves out. The tilt mapping
 /// is the engine's own `TiltSettings`; the sensor's convention and read mode are IIOSensors'
-/// `AccelConvention` and `IIOReadMode`; the other sections are plain Swift enums and numbers,
+/// `AccelConvention` and `IIOReadMode`, the estimator MotionFusion's `EstimationMethod`; the other sections are plain Swift enums and numbers,
 /// which the daemon maps onto the engine types. Every key, its unit and its default is documented in
 /// `configs/carouseld.conf` and `docs/CONFIGURATION.md`.
 public struct DaemonConfiguration: Equatable, Sendable {
@@ -107,19 +108,9 @@ public struct SensorSettings: Equatable, Sendable {
 
 /// `[filter]`: the attitude estimator.
 public struct FilterSettings: Equatable, Sendable {
-    /// The attitude estimator (DESIGN §5).
-    public enum Method: String, Equatable, Sendable, CaseIterable {
-        /// Gyro + accelerometer quaternion filter with acceleration rejection (x-io Fusion /
-        /// Madgwick family); falls back to `accel` for an accelerometer-only sensor.
-        case fusion
-        /// Complementary filter on the gravity vector.
-        case complementary
-        /// Accelerometer only (low-passed), no gyroscope.
-        case accel
-    }
-
-    /// `method` — default `fusion`.
-    public var method: Method
+    /// `method` — the attitude estimator (DESIGN §5): `fusion` (default; falls back to `accel`
+    /// for an accelerometer-only sensor), `complementary` or `accel`.
+    public var method: EstimationMethod
     /// `gain` — dimensionless weight of the accelerometer correction against gyro integration
     /// (the Fusion/Madgwick gain; for `complementary`, the correction rate per second). Default
     /// 0.5, range 0…10.
@@ -133,7 +124,7 @@ public struct FilterSettings: Equatable, Sendable {
     public var accelRejectionDeg: Double
 
     /// Creates filter settings; the defaults are the built-in values.
-    public init(method: Method = .fusion, gain: Double = 0.5, lowpassHz: Double = 5,
+    public init(method: EstimationMethod = .fusion, gain: Double = 0.5, lowpassHz: Double = 5,
                 accelRejectionDeg: Double = 10) {
         self.method = method
         self.gain = gain

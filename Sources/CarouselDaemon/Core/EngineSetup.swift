@@ -3,8 +3,8 @@ import CarouselEngine
 import MotionFusion
 
 /// Builds the engine's and the estimator's configurations from a `DaemonConfiguration`: the
-/// `[carousel]` style and paging names and the `[filter]` method map onto their types; the tilt
-/// mapping, axis and direction already are the engine's types.
+/// `[carousel]` style and paging names map onto the engine's types; the tilt mapping, axis,
+/// direction and the `[filter]` method already are the engine's and estimator's types.
 enum EngineSetup {
     /// The engine configuration for `[carousel]` and `[tilt]`; `initialIndex` 0.
     static func carouselConfiguration(_ c: DaemonConfiguration) -> CarouselConfiguration {
@@ -39,14 +39,8 @@ enum EngineSetup {
     /// The estimator settings of `[filter]` (a 0 cutoff or rejection angle turns them off).
     static func estimatorConfiguration(_ c: DaemonConfiguration) -> AttitudeEstimator.Configuration {
         let f = c.filter
-        let method: EstimationMethod
-        switch f.method {
-        case .fusion: method = .fusion
-        case .complementary: method = .complementary
-        case .accel: method = .accel
-        }
         return AttitudeEstimator.Configuration(
-            method: method, gain: f.gain, accelerationRejectionDegrees: f.accelRejectionDeg,
+            method: f.method, gain: f.gain, accelerationRejectionDegrees: f.accelRejectionDeg,
             lowpassCutoffHz: f.lowpassHz > 0 ? f.lowpassHz : nil)
     }
 
