@@ -83,17 +83,17 @@ enum ConfigurationKeys {
 
     static let carousel: [ConfigurationKey] = [
         .init(section: "carousel", name: "count") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.count = try V.integer(v, in: 0...1_000_000, unit: "items") },
+            c.carousel.count = try V.integer(v, in: 0...CarouselLimits.maximumCount, unit: "items") },
         .init(section: "carousel", name: "viewport_width") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.viewportWidth = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.viewportWidth = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "viewport_height") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.viewportHeight = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.viewportHeight = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "item_width") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.itemWidth = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.itemWidth = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "item_height") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.itemHeight = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.itemHeight = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "spacing") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.spacing = try V.number(v, in: 0...100_000, unit: "points") },
+            c.carousel.spacing = try V.number(v, in: 0...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "axis") { v, c throws(ConfigurationValueProblem) in
             c.carousel.axis = try V.choice(v, ScrollAxis.self) },
         .init(section: "carousel", name: "direction") { v, c throws(ConfigurationValueProblem) in

@@ -158,7 +158,7 @@ import Glibc
         ("[tilt]\ndead_zone_deg = 95\n", 2, "tilt", "dead_zone_deg", "95", "a number from 0 to 89 (degrees)"),
         ("[tilt]\ndisplay_rotation = 45\n", 2, "tilt", "display_rotation", "45", "one of 0, 90, 180, 270 (degrees clockwise)"),
         ("[tilt]\nmax_deg = 1e400\n", 2, "tilt", "max_deg", "1e400", "a number from 1 to 90 (degrees)"),
-        ("[carousel]\ncount = 3.5\n", 2, "carousel", "count", "3.5", "a whole number from 0 to 1000000 (items)"),
+        ("[carousel]\ncount = 3.5\n", 2, "carousel", "count", "3.5", "a whole number from 0 to 1000000000 (items)"),
         ("[carousel]\nstyle = carousel\n", 2, "carousel", "style", "carousel", "one of linear, zoom, stacked, coverFlow, rotary, cylinder"),
         ("[carousel]\ndeceleration_rate = 1.5\n", 2, "carousel", "deceleration_rate", "1.5",
          "normal (0.998), fast (0.99) or a number from 0.5 to 0.9999 (per millisecond)"),
