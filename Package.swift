@@ -32,13 +32,17 @@ let package = Package(
 
         .target(name: "IIOSensors", dependencies: ["MotionFusion", "CLibIIO", "CLibUdev", "CLinux"]),
         .target(name: "CarouselProtocol", dependencies: ["CarouselEngine", "MotionFusion"]),
+        // The configuration file's model, keys and loader, shared by carouseld and carouselctl.
+        .target(name: "CarouselConfig", dependencies: [
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselINI",
+        ]),
         .target(name: "CarouselDaemon", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol",
-            "CSystemd", "CInih", "CLinux",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig",
+            "CSystemd", "CLinux",
         ]),
         // Argument parsing and the carouselctl subcommands, as a library so tests call them in-process.
         .target(name: "CarouselCommandLine", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CLinux",
         ]),
 
         // The MQTT bridge (docs/MQTT.md): libmosquitto's thin wrapper, the bridge, its main.
@@ -50,8 +54,8 @@ let package = Package(
         .executableTarget(name: "carouselctl", dependencies: ["CarouselCommandLine"]),
         // CUmockdev: the daemon benchmark drives a umockdev testbed (PTY-backed accelerometer).
         .executableTarget(name: "carousel-bench", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselDaemon", "CLinux",
-            "CUmockdev",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CarouselDaemon",
+            "CLinux", "CUmockdev",
         ]),
 
         // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.
@@ -63,10 +67,10 @@ let package = Package(
         .testTarget(name: "IIOSensorsTests", dependencies: ["IIOSensors", "CarouselTestSupport"]),
         .testTarget(name: "CarouselProtocolTests", dependencies: ["CarouselProtocol", "CarouselTestSupport"]),
         .testTarget(name: "CarouselDaemonTests", dependencies: [
-            "CarouselDaemon", "CarouselTestSupport", "carouseld",
+            "CarouselDaemon", "CarouselConfig", "CarouselTestSupport", "carouseld", "carouselctl",
         ]),
         .testTarget(name: "CarouselMQTTTests", dependencies: [
-            "CarouselMQTT", "Mosquitto", "CarouselProtocol", "CarouselTestSupport", "carousel-mqtt", "carouseld",
+            "CarouselMQTT", "Mosquitto", "CarouselProtocol", "CarouselEngine", "CarouselTestSupport", "carousel-mqtt", "carouseld",
         ]),
         .testTarget(name: "CarouselCommandLineTests", dependencies: [
             "CarouselCommandLine", "CarouselTestSupport", "carouselctl",

@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselProtocol
 
 /// Everything `carouseld` hands the daemon after parsing its command line and loading its

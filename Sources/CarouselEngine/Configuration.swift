@@ -71,11 +71,11 @@ public struct CarouselConfiguration: Hashable, Sendable {
         try geometry.validate()
         try check(dragThreshold, 0...CarouselLimits.maximumLength, "dragThreshold", "must lie in [0, 100000] points")
         try check(outerScrollRatio, -1000...1000, "outerScroll.ratio", "must lie in [−1000, 1000]")
-        try check(tilt.deadZoneDegrees, 0...180, "tilt.deadZoneDeg", "must lie in [0, 180] degrees")
-        guard tilt.maxDegrees <= 180, tilt.maxDegrees > tilt.deadZoneDegrees else {
-            throw .init(field: "tilt.maxDeg", reason: "must be greater than tilt.deadZoneDeg and ≤ 180 degrees")
+        do {
+            try tilt.check()
+        } catch {
+            throw .init(field: "tilt." + error.parameter.scenarioName, reason: error.reason(naming: \.scenarioName))
         }
-        try check(tilt.maxItemsPerSecond, 0...1000, "tilt.maxItemsPerSecond", "must lie in [0, 1000]")
         switch paging {
         case .nearest: break
         case let .momentum(rate, maxItems):

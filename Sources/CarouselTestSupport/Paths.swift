@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Testing
 
 /// Locations the tests need, found without Foundation.
 public enum TestPaths {
@@ -12,12 +13,24 @@ public enum TestPaths {
         return parts.joined(separator: "/")
     }()
 
-    /// `../shared` beside the repository (the datasets, references and seeds). CI lays it there too.
-    public static var shared: String { packageRoot + "/../shared" }
+    /// `../shared` beside the repository (the datasets, references and seeds). CI lays it there
+    /// too; `CAROUSEL_TEST_SHARED` names another folder.
+    public static var shared: String {
+        if let path = getenv("CAROUSEL_TEST_SHARED") { return String(cString: path) }
+        return packageRoot + "/../shared"
+    }
 
     /// A file under `../shared/datasets`, e.g. `dataset("references/butter2_fc5_fs100_accx.csv")`.
+    /// When the datasets folder is missing, the calling test gets one failure naming it (and
+    /// the path returned does not exist, so what reads it fails cleanly too).
     public static func dataset(_ relativePath: String) -> String {
-        shared + "/datasets/" + relativePath
+        let folder = shared + "/datasets"
+        if access(folder, F_OK) != 0 {
+            let message = "the test datasets are missing: \(folder) does not exist (put the project's shared folder "
+                + "beside the repository, or set CAROUSEL_TEST_SHARED)"
+            Issue.record(Comment(rawValue: message))
+        }
+        return folder + "/" + relativePath
     }
 
     /// A file under `Tests/Fixtures`.

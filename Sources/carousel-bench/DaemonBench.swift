@@ -366,7 +366,7 @@ struct DaemonBench {
     func packageRoot() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         if getcwd(&buffer, buffer.count) != nil {
-            let cwd = String(cString: buffer)
+            let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if access(cwd + "/Package.swift", R_OK) == 0 { return cwd }
         }
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)

@@ -13,11 +13,16 @@ struct CtlRun {
     var err: String
 }
 
-/// Runs `Carouselctl.main` in this process with captured output.
-func runCtl(_ arguments: [String], environment: [String: String] = [:]) -> CtlRun {
-    final class Box: @unchecked Sendable { var out = ""; var err = "" }
+/// Runs `Carouselctl.main` in this process with captured output. The operator's answers are
+/// `input`, one line each (then end of input); `interactive` says whether standard input counts
+/// as a terminal (so `calibrate` asks before writing).
+func runCtl(_ arguments: [String], environment: [String: String] = [:], input: [String] = [],
+            interactive: Bool = false) -> CtlRun {
+    final class Box: @unchecked Sendable { var out = ""; var err = ""; var input: [String] = [] }
     let box = Box()
-    let io = CommandIO(out: { box.out += $0 }, err: { box.err += $0 }, environment: environment)
+    box.input = input
+    let io = CommandIO(out: { box.out += $0 }, err: { box.err += $0 }, environment: environment,
+                       readLine: { box.input.isEmpty ? nil : box.input.removeFirst() }, isInteractive: interactive)
     let status = Carouselctl.main(arguments, io: io)
     return CtlRun(status: status, out: box.out, err: box.err)
 }

@@ -112,6 +112,24 @@ import MotionFusion
         #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil))])
     }
 
+    @Test func watchItemsPrintsOneLinePerItemUnderEachState() throws {
+        let item = #"{"index":2,"instance":0,"center":[640,400],"size":[480,640],"scale":[0.84,0.84],"alpha":0.92,"zIndex":-82.25,"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}"#
+        let state = #"{"class":"STATE","seq":5,"time_ns":1,"index":2,"position":2,"offset":1040,"velocity":0,"phase":"idle","count":20,"tilt":{"roll_deg":0,"pitch_deg":0,"enabled":true},"sensor":"replay","items":["#
+            + item + "]}\n"
+        let daemon = try FakeDaemon { request in
+            guard case let .watch(w) = request else { return [ServerMessage.ack(cmd: request.cmd).encodedLine()] }
+            return [ServerMessage.watch(enable: w.enable, items: w.items, maxRateHz: 60).encodedLine(), Array(state.utf8)]
+        }
+        defer { daemon.stop() }
+        let run = runCtl(["watch", "--items", "-n", "1", "--socket", daemon.socketPath])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.out.split(separator: "\n").map(String.init) == [
+            "#5       index 2/20     position 2.000     idle             roll 0.0°     pitch 0.0°    sensor replay",
+            "  item 2    center 640.0,400.0 scale 0.840 alpha 0.920 z -82.3",
+        ])
+        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil))])
+    }
+
     @Test func controlCommandsSendTheirRequests() throws {
         let daemon = try FakeDaemon(respond: FakeDaemon.standard)
         defer { daemon.stop() }
@@ -245,18 +263,10 @@ import MotionFusion
         })
         defer { daemon.stop() }
 
-        // Six Enters on standard input (a pipe, so no confirmation prompt either).
-        var fds: [Int32] = [-1, -1]
-        #expect(pipe(&fds) == 0)
-        let saved = dup(STDIN_FILENO)
-        dup2(fds[0], STDIN_FILENO)
-        _ = "\n\n\n\n\n\n".withCString { write(fds[1], $0, 6) }
-        close(fds[1])
-        defer { dup2(saved, STDIN_FILENO); close(saved); close(fds[0]) }
-
+        // Six Enters, then Enter at "Write …? [Y/n]" on a terminal.
         let dir = makeTempDirectory("interactive")
         let run = runCtl(["calibrate", "--six-position", "--socket", daemon.socketPath, "--duration", "0.5",
-                          "--config", writeTestConfig(in: dir)])
+                          "--config", writeTestConfig(in: dir)], input: Array(repeating: "", count: 7), interactive: true)
         #expect(run.status == .ok, "stderr: \(run.err)")
         for axis in ["+X", "-X", "+Y", "-Y", "+Z", "-Z"] {
             #expect(run.err.contains("Place the device with \(axis) pointing up"))
@@ -269,6 +279,55 @@ import MotionFusion
         #expect((c.gyroBias - Vector3(0.001, 0.002, -0.001)).length < 1e-12)
         #expect(file.samples == 600)
         #expect(run.out.contains("pose +x up:     9.8067 m/s² = 1 g after calibration (100 samples)"))
+        #expect(run.err.contains("Write \(dir)/calibration.conf? [Y/n] "))
+    }
+
+    @Test func endOfInputAtAPoseAbortsAndWritesNothing() throws {
+        let daemon = try FakeDaemon(respond: FakeDaemon.standard)
+        defer { daemon.stop() }
+        let dir = makeTempDirectory("abort")
+        // No line at all: Ctrl-D at the first prompt, before any capture.
+        let run = runCtl(["calibrate", "--six-position", "--socket", daemon.socketPath,
+                          "--config", writeTestConfig(in: dir)], input: [], interactive: true)
+        #expect(run.status == .failure)
+        #expect(run.err.hasSuffix("Place the device with +X pointing up, keep it still, then press Enter (Ctrl-D aborts): carouselctl: calibrate: aborted, nothing written\n"))
+        #expect(!fileExists(dir + "/calibration.conf"))
+        #expect(!daemon.requests.contains { if case .samples = $0 { return true } else { return false } })
+    }
+}
+
+/// The confirmation before writing, answered on a (scripted) terminal.
+@Suite struct CalibrateConfirmationTests {
+    private func calibrate(_ dir: String, answer: [String]) -> CtlRun {
+        runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+                "--config", writeTestConfig(in: dir)], input: answer, interactive: true)
+    }
+
+    @Test(arguments: [[""], ["y"], ["YES"]])
+    func enterOrYesWrites(answer: [String]) {
+        let dir = makeTempDirectory("confirm")
+        let run = calibrate(dir, answer: answer)
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.err.contains("Write \(dir)/calibration.conf? [Y/n] "))
+        #expect(fileExists(dir + "/calibration.conf"))
+    }
+
+    @Test(arguments: [["n"], ["later"], []])
+    func anythingElseOrEndOfInputWritesNothing(answer: [String]) {
+        let dir = makeTempDirectory("decline")
+        let run = calibrate(dir, answer: answer)
+        #expect(run.status == .failure)
+        #expect(run.err.hasSuffix("? [Y/n] not written\n"))
+        #expect(!fileExists(dir + "/calibration.conf"))
+    }
+
+    @Test func withoutATerminalNothingIsAsked() {
+        let dir = makeTempDirectory("noterm")
+        let run = runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+                          "--config", writeTestConfig(in: dir)], input: ["n"], interactive: false)
+        #expect(run.status == .ok)
+        #expect(!run.err.contains("[Y/n]"))
+        #expect(fileExists(dir + "/calibration.conf"))
     }
 }
 

@@ -46,9 +46,10 @@ import CarouselTestSupport
         #expect(result.status == .ok)
         #expect(result.out.hasPrefix("time_s,roll_deg,pitch_deg\n"))
         let rows = result.rows
-        #expect(rows.count == 13_514)
+        try #require(rows.count == 13_514)
         // Independently of the reader: split the raw file and compute DESIGN §3's angles.
         let raw = try #require(readTextFile(path)).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        try #require(raw.count == 13_514 && raw.allSatisfy { $0.count >= 7 })
         for k in [0, 1, 5_000, 6_789, 13_513] {
             let ax = try #require(Double(raw[k][4])), ay = try #require(Double(raw[k][5])), az = try #require(Double(raw[k][6]))
             let roll = Self.degrees(atan2(-ax, (ay * ay + az * az).squareRoot()))
@@ -63,6 +64,7 @@ import CarouselTestSupport
         let result = Self.run(["-i", TestPaths.dataset("xio-fusion-example/sensor_data.csv")])
         #expect(result.status == .ok)
         let rows = result.rows
+        try #require(rows.count > 6_700)
         // First row: initialised from the first accelerometer sample (0.001015204, −0.02045836,
         // 0.9970807) g → roll −0.058325°, pitch −1.175445°.
         #expect(rows[0] == ["0", "-0.058325", "-1.175445"])

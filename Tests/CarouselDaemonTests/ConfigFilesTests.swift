@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselTestSupport
 import Testing
 @testable import CarouselDaemon

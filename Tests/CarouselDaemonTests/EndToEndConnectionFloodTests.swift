@@ -35,7 +35,7 @@ import Glibc
                 flooded += 1
             }
             // What the watcher has been sent so far (a poll of ~1 ms when nothing is waiting).
-            while case let line?? = try? watcher.readLine(timeoutSeconds: 0.0001) { take(line) }
+            while case let line? = try? watcher.readLine(timeoutSeconds: 0.0001) { take(line) }
         }
         // STATEs stamped inside the flood window, up to the first one after it.
         let marker = try SocketClient(path: daemon.socketPath)

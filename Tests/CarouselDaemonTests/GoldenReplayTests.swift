@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselEngine
 import CarouselProtocol
 import CarouselTestSupport

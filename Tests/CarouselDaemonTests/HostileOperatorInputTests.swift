@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselProtocol
 import CarouselTestSupport
 import Testing

@@ -117,6 +117,10 @@ import Testing
                     overrides[section, default: [:]][k] = k == "replay_file" && !v.hasPrefix("/") ? TestPaths.packageRoot + "/" + v : v
                 }
             }
+            if !example.uids.isEmpty,
+               !TestPrivileges.requireRoot("replays '\(example.title)', which connects as uid \(example.uids.values.sorted())") {
+                continue
+            }
             let daemon = try E2EDaemon("doc", overrides: overrides)
             var clients: [Int: SocketClient] = [:]
             for step in example.steps {

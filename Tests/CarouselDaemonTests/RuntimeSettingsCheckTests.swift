@@ -40,11 +40,11 @@ import Testing
         _ = h.read(id)
         // Defaults: dead zone 3°, max 25°. 30° alone would leave dead zone > max.
         #expect(errorMessage(h, id, #"{"cmd":"set_tilt","dead_zone_deg":30}"#)
-            == "field 'max_deg': must be greater than dead_zone_deg and ≤ 180 degrees (now dead_zone_deg 30, max_deg 25)")
+            == "field 'max_deg': must be greater than dead_zone_deg (now dead_zone_deg 30, max_deg 25)")
         #expect(errorMessage(h, id, #"{"cmd":"set_tilt","max_deg":2}"#)
-            == "field 'max_deg': must be greater than dead_zone_deg and ≤ 180 degrees (now dead_zone_deg 3, max_deg 2)")
-        #expect(errorMessage(h, id, #"{"cmd":"set_tilt","max_items_per_second":1e308}"#)?
-            .hasPrefix("field 'max_items_per_second': must lie in [0, 1000]") == true)
+            == "field 'max_deg': must be greater than dead_zone_deg (now dead_zone_deg 3, max_deg 2)")
+        #expect(errorMessage(h, id, #"{"cmd":"set_tilt","max_items_per_second":1e308}"#)
+            == "field 'max_items_per_second': must lie in [0.01, 100] items per second, got 1e+308")
         #expect(h.core.engine.tiltSettings.deadZoneDegrees == 3)
         #expect(h.core.engine.tiltSettings.maxDegrees == 25)
         // A consistent pair is applied.

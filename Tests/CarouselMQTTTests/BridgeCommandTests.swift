@@ -1,3 +1,4 @@
+import CarouselEngine
 import CarouselMQTT
 import CarouselProtocol
 import Testing
@@ -63,8 +64,8 @@ import Testing
             .drag(phase: .ended, location: 12.5, velocity: -300), .tap(location: 4, cross: nil), .outerScroll(y: 8),
             .outerScrollEnded(y: nil), .reload,
             .setGeometry(GeometryRequest(viewport: WireSize(width: 375, height: 200), item: WireSize(width: 250, height: 160),
-                                         spacing: 10, axis: "vertical", direction: "rtl")),
-            .setTilt(TiltRequest(enabled: true, mode: "position", deadZoneDeg: 2, maxDeg: 20, maxItemsPerSecond: 1.5)),
+                                         spacing: 10, axis: .vertical, direction: .rightToLeft)),
+            .setTilt(TiltRequest(enabled: true, mode: .position, values: [.deadZone: 2, .maxAngle: 20, .maxItemsPerSecond: 1.5])),
         ]
         for request in requests {
             #expect(try RequestDecoder.decode(line: request.jsonLine.dropLast()) == request, "\(request.jsonText)")

@@ -1,5 +1,6 @@
 import Testing
-@testable import CarouselProtocol
+@testable import CarouselEngine
+import CarouselProtocol
 
 private func decode(_ line: String) throws(ProtocolError) -> Request {
     try RequestDecoder.decode(line: Array(line.utf8))
@@ -25,9 +26,10 @@ private func decode(_ line: String) throws(ProtocolError) -> Request {
         #expect(try decode(#"{"cmd":"set_count","count":4}"#) == .setCount(4))
         #expect(try decode(#"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":10,"axis":"vertical","direction":"rtl"}"#)
             == .setGeometry(GeometryRequest(viewport: WireSize(width: 375, height: 200), item: WireSize(width: 250, height: 160),
-                                            spacing: 10, axis: "vertical", direction: "rtl")))
+                                            spacing: 10, axis: .vertical, direction: .rightToLeft)))
         #expect(try decode(#"{"cmd":"set_tilt","enabled":false,"mode":"position","dead_zone_deg":2,"max_deg":20,"max_items_per_second":1.5}"#)
-            == .setTilt(TiltRequest(enabled: false, mode: "position", deadZoneDeg: 2, maxDeg: 20, maxItemsPerSecond: 1.5)))
+            == .setTilt(TiltRequest(enabled: false, mode: .position,
+                                    values: [.deadZone: 2, .maxAngle: 20, .maxItemsPerSecond: 1.5])))
         #expect(try decode(#"{"cmd":"recenter_tilt"}"#) == .recenterTilt)
         #expect(try decode(#"{"cmd":"reload","future_field":1}"#) == .reload)
     }
@@ -59,6 +61,9 @@ private func decode(_ line: String) throws(ProtocolError) -> Request {
         ("{\"cmd\":\"set_geometry\",\"viewport\":{\"width\":375},\"item\":{\"width\":1,\"height\":1}}", ProtocolError(.badField, "field 'viewport.height': missing", cmd: "set_geometry")),
         ("{\"cmd\":\"set_geometry\",\"viewport\":[375,200],\"item\":{\"width\":1,\"height\":1}}", ProtocolError(.badField, "field 'viewport': expected an object {\"width\", \"height\"}, got an array", cmd: "set_geometry")),
         ("{\"cmd\":\"set_tilt\",\"dead_zone_deg\":10,\"max_deg\":5}", ProtocolError(.badField, "field 'max_deg': must be greater than dead_zone_deg (10)", cmd: "set_tilt")),
+        ("{\"cmd\":\"set_tilt\",\"dead_zone_deg\":95}", ProtocolError(.badField, "field 'dead_zone_deg': must lie in [0, 89] degrees, got 95", cmd: "set_tilt")),
+        ("{\"cmd\":\"set_tilt\",\"max_items_per_second\":0}", ProtocolError(.badField, "field 'max_items_per_second': must lie in [0.01, 100] items per second, got 0", cmd: "set_tilt")),
+        ("{\"cmd\":\"set_geometry\",\"viewport\":{\"width\":1,\"height\":1},\"item\":{\"width\":1,\"height\":1},\"axis\":\"diagonal\"}", ProtocolError(.badField, "field 'axis': expected horizontal or vertical, got 'diagonal'", cmd: "set_geometry")),
         ("{\"cmd\":\"set_tilt\",\"mode\":\"fast\"}", ProtocolError(.badField, "field 'mode': expected velocity or position, got 'fast'", cmd: "set_tilt")),
     ])
     func badInputNamesTheProblem(line: String, expected: ProtocolError) {

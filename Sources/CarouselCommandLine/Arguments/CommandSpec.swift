@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CarouselProtocol
 
 /// One option of a subcommand, e.g. `--output FILE` or the flag `--json`.
@@ -46,12 +49,23 @@ public struct CommandIO: @unchecked Sendable {
     public var err: (String) -> Void
     /// The process environment (tests pass their own).
     public var environment: [String: String]
+    /// The operator's answers: one line of standard input without its newline, nil at end of
+    /// input (Ctrl-D). Tests pass scripted answers.
+    public var readLine: () -> String?
+    /// Whether standard input is a terminal, so a confirmation is asked for.
+    public var isInteractive: Bool
 
+    /// - Parameters:
+    ///   - readLine: defaults to reading standard input (Swift's `readLine()`).
+    ///   - isInteractive: defaults to whether standard input is a terminal (`isatty(0)`).
     public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void,
-                environment: [String: String] = [:]) {
+                environment: [String: String] = [:], readLine: @escaping () -> String? = { Swift.readLine() },
+                isInteractive: Bool = isatty(STDIN_FILENO) == 1) {
         self.out = out
         self.err = err
         self.environment = environment
+        self.readLine = readLine
+        self.isInteractive = isInteractive
     }
 }
 

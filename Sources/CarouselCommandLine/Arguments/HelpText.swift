@@ -58,17 +58,38 @@ private func row(_ left: String, _ right: String) -> String {
 /// Width help text is wrapped to (a classic 80-column terminal, minus one).
 let helpLineWidth = 79
 
-/// Wraps each line of `text` (a discussion whose paragraphs are single lines) to
-/// `helpLineWidth`, keeping blank lines and a line's leading indentation.
+/// Wraps `text` to `helpLineWidth`: consecutive lines with the same indentation form one
+/// paragraph (so a discussion written hard-wrapped in the source is re-flowed, never leaving a
+/// lone word on a line); a blank line, a change of indentation, a `- ` list item or an
+/// `Exit status:` line starts a new paragraph; indentation is kept.
 func wrapParagraphs(_ text: String) -> String {
-    var out = ""
+    var paragraphs: [(indent: String, text: String)] = []
+    var continues = false
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
         let indent = String(line.prefix { $0 == " " })
-        for piece in wrap(String(line.dropFirst(indent.count)), width: helpLineWidth - indent.count) {
-            out += indent + piece + "\n"
+        let body = String(line.dropFirst(indent.count))
+        if body.isEmpty {
+            paragraphs.append((indent: "", text: ""))
+            continues = false
+        } else if continues, let last = paragraphs.last, last.indent == indent, !startsParagraph(body) {
+            paragraphs[paragraphs.count - 1].text += " " + body
+        } else {
+            paragraphs.append((indent: indent, text: body))
+            continues = true
+        }
+    }
+    var out = ""
+    for paragraph in paragraphs {
+        for piece in wrap(paragraph.text, width: helpLineWidth - paragraph.indent.count) {
+            out += (piece.isEmpty ? "" : paragraph.indent) + piece + "\n"
         }
     }
     return out
+}
+
+/// Whether a discussion line begins a paragraph of its own even right after another line.
+private func startsParagraph(_ line: String) -> Bool {
+    line.hasPrefix("- ") || line.hasPrefix("Exit status:")
 }
 
 /// Greedy word wrap; a word longer than `width` stays whole on its own line.

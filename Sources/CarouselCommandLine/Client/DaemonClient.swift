@@ -32,7 +32,8 @@ public final class DaemonClient {
     private var framer = LineFramer(limit: 16 * 1024 * 1024)
 
     /// Connects and reads the `VERSION` greeting.
-    /// - Throws: `CommandError` (69 not running, 77 permission, 74 I/O or no greeting).
+    /// - Throws: `CommandError` (69 not running or `too_many_clients`, 77 permission, 74 I/O or
+    ///   no greeting).
     public init(socketPath: String, timeoutSeconds: Double = 5) throws(CommandError) {
         self.socketPath = socketPath
         self.timeoutSeconds = timeoutSeconds
@@ -68,6 +69,10 @@ public final class DaemonClient {
         }
         guard hello["class"]?.stringValue == "VERSION" else {
             Glibc.close(fd)
+            // A full daemon greets with `ERROR too_many_clients` and closes: unavailable (69).
+            if hello["class"]?.stringValue == "ERROR" {
+                throw Self.error(from: hello, cmd: "connect", socketPath: socketPath)
+            }
             throw CommandError(.ioError, "\(socketPath): expected a VERSION greeting, got \(lastLine.prefix(200))")
         }
         greeting = hello

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarouselDaemon
+import CarouselConfig
+
 import CarouselProtocol
 
 /// The daemon configuration as the operator commands see it: `--config PATH`, else
@@ -19,15 +20,16 @@ struct OperatorSettings {
     static let configOption = OptionSpec("--config", short: "-c", value: "FILE",
                                          help: "Daemon configuration to take defaults from (default /etc/carouseld/carouseld.conf if present).")
 
-    /// - Throws: `CommandError(.configuration)` (78) when an explicit `--config` is missing or
-    ///   invalid. A broken default config is reported as a warning and the defaults are used, so
-    ///   `status` still works while the operator fixes it.
+    /// - Throws: `CommandError` with `ConfigurationError.exitStatus` when an explicit `--config`
+    ///   is refused: 66 missing, 77/74 unreadable, 78 invalid (as `carouseld -c` exits). A broken
+    ///   default config is reported as a warning and the defaults are used, so `status` still
+    ///   works while the operator fixes it.
     static func load(_ args: ParsedArguments, io: CommandIO) throws(CommandError) -> OperatorSettings {
         if let path = args.value("--config") {
             do {
                 return OperatorSettings(configPath: path, configuration: try DaemonConfiguration.load(path: path))
             } catch {
-                throw CommandError(.configuration, error.description)
+                throw CommandError(error.exitStatus, error.description)
             }
         }
         let path = DaemonConfiguration.defaultPath

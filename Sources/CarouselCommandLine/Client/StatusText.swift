@@ -53,6 +53,16 @@ enum StatusText {
         value?.isNull == true ? "-" : number(value, 1) + "°"
     }
 
+    /// One item of a STATE's `items`: `item 3 center 640.0,400.0 scale 0.840 alpha 0.920 z -82.3`
+    /// (points; the scale shown is the x scale).
+    static func itemLine(_ item: WireJSON) -> String {
+        let center = item["center"]?.arrayValue ?? []
+        let scale = item["scale"]?.arrayValue ?? []
+        let index = item["index"]?.intValue.map(String.init) ?? "?"
+        return "item \(index.padding(4))center \(number(center.first, 1)),\(number(center.dropFirst().first, 1))"
+            + " scale \(number(scale.first, 3)) alpha \(number(item["alpha"], 3)) z \(number(item["zIndex"], 1))"
+    }
+
     /// A number with `decimals` decimals, `?` when absent.
     static func number(_ value: WireJSON?, _ decimals: Int) -> String {
         guard let v = value?.doubleValue, v.isFinite else { return "?" }

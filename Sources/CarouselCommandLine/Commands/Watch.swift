@@ -10,13 +10,15 @@ enum WatchCommand {
         tilt roll/pitch in degrees, sensor status), INDEX changes and SENSOR status changes, until \
         interrupted (Ctrl-C) or, with --count N, after N states. With --json every message is \
         printed as the daemon sent it (NDJSON, one object per line), for scripts and 'jq'. \
-        The daemon sends nothing while the carousel and the device are still.
+        With --items each STATE line is followed by one indented line per visible item (index, \
+        center x,y in points, scale, alpha, zIndex); --json prints them in full, with the \
+        transform. The daemon sends nothing while the carousel and the device are still.
         Exit status: 0 ended by --count, 69 carouseld not running or it went away, 77 no \
         permission on the socket.
         """,
         options: [
             OptionSpec("--json", help: "Print the protocol's objects (NDJSON) instead of text lines."),
-            OptionSpec("--items", help: "Ask for the visible items' attributes (printed with --json)."),
+            OptionSpec("--items", help: "Ask for the visible items' attributes: one line per item under each state."),
             OptionSpec("--rate", value: "HZ", help: "Highest STATE rate wanted, Hz (default: the daemon's max_rate_hz)."),
             OptionSpec("--count", short: "-n", value: "N", help: "Exit after N STATE messages (default: run until interrupted)."),
             OperatorSettings.socketOption,
@@ -50,7 +52,9 @@ enum WatchCommand {
                     io.out(client.lastLine + "\n")
                 } else {
                     switch kind {
-                    case "STATE": io.out(StatusText.stateLine(message) + "\n")
+                    case "STATE":
+                        io.out(StatusText.stateLine(message) + "\n")
+                        for item in message["items"]?.arrayValue ?? [] { io.out("  " + StatusText.itemLine(item) + "\n") }
                     case "INDEX":
                         let previous = message["previous"]?.intValue.map(String.init) ?? "none"
                         io.out("index \(message["index"]?.intValue.map(String.init) ?? "?") (was \(previous))\n")

@@ -234,9 +234,9 @@ extension Scenario {
         var s = base
         s.enabled = try t.bool("enabled") ?? s.enabled
         if let m = try t.choice("mode", TiltMode.allCases.map(\.rawValue)), let mode = TiltMode(rawValue: m) { s.mode = mode }
-        s.deadZoneDegrees = try t.number("deadZoneDeg") ?? s.deadZoneDegrees
-        s.maxDegrees = try t.number("maxDeg") ?? s.maxDegrees
-        s.maxItemsPerSecond = try t.number("maxItemsPerSecond") ?? s.maxItemsPerSecond
+        for parameter in TiltParameter.allCases {
+            if let value = try t.number(parameter.scenarioName) { parameter.set(value, in: &s) }
+        }
         return s
     }
 
@@ -284,8 +284,12 @@ extension Scenario {
             kind = .resize(viewport: viewport, item: item, spacing: spacing, axis: axis, direction: direction)
         case "set_tilt":
             let mode = try r.choice("mode", TiltMode.allCases.map(\.rawValue)).flatMap(TiltMode.init(rawValue:))
-            kind = .setTilt(enabled: try r.bool("enabled"), mode: mode, deadZoneDegrees: try r.number("deadZoneDeg"),
-                            maxDegrees: try r.number("maxDeg"), maxItemsPerSecond: try r.number("maxItemsPerSecond"))
+            var values: [TiltParameter: Double] = [:]
+            for parameter in TiltParameter.allCases {
+                values[parameter] = try r.number(parameter.scenarioName)
+            }
+            kind = .setTilt(enabled: try r.bool("enabled"), mode: mode, deadZoneDegrees: values[.deadZone],
+                            maxDegrees: values[.maxAngle], maxItemsPerSecond: values[.maxItemsPerSecond])
         default:
             throw ScenarioError(path: "\(path).type", message: "'\(type)' is not one of \(ScenarioEvent.typeNames.joined(separator: ", "))")
         }

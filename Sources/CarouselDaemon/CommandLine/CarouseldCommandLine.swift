@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselProtocol
 #if canImport(Glibc)
 import Glibc
@@ -146,11 +147,8 @@ public enum CarouseldCommandLine {
     /// defaults" without a file).
     static func location(of section: String, _ key: String, in path: String?) -> String {
         guard let path else { return "built-in defaults" }
-        guard let text = try? ConfigurationFile.read(path),
-              let line = IniLineScanner.scan(text).last(where: { $0.kind == .key(section: section, name: key) }) else {
-            return path
-        }
-        return "\(path):\(line.number)"
+        guard let line = DaemonConfiguration.line(of: section, key, inFile: path) else { return path }
+        return "\(path):\(line)"
     }
 
     /// Runs `carouseld` with `arguments` (after the program name) and returns the exit status.

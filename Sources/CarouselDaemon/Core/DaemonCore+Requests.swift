@@ -115,17 +115,16 @@ extension DaemonCore {
             }
             engine.resize(viewport: CarouselSize(width: g.viewport.width, height: g.viewport.height),
                           item: CarouselSize(width: g.item.width, height: g.item.height), spacing: g.spacing,
-                          axis: g.axis.flatMap(ScrollAxis.init(rawValue:)),
-                          direction: g.direction.flatMap(LayoutDirection.init(rawValue:)), at: t)
+                          axis: g.axis, direction: g.direction, at: t)
             overrides.record(g)
             forceChange = true
         case let .setTilt(settings):
             if let problem = RuntimeSettingsCheck.tilt(settings, current: engine.configuration) {
                 return ProtocolError(.badField, problem, cmd: request.cmd)
             }
-            engine.setTilt(enabled: settings.enabled, mode: settings.mode.flatMap(TiltMode.init(rawValue:)),
-                           deadZoneDegrees: settings.deadZoneDeg, maxDegrees: settings.maxDeg,
-                           maxItemsPerSecond: settings.maxItemsPerSecond, at: t)
+            engine.setTilt(enabled: settings.enabled, mode: settings.mode,
+                           deadZoneDegrees: settings.values[.deadZone], maxDegrees: settings.values[.maxAngle],
+                           maxItemsPerSecond: settings.values[.maxItemsPerSecond], at: t)
             overrides.record(settings)
             forceChange = true
         case .reload:

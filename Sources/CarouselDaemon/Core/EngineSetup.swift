@@ -1,8 +1,10 @@
+import CarouselConfig
 import CarouselEngine
 import MotionFusion
 
-/// Maps the `[carousel]`, `[tilt]` and `[filter]` settings of a `DaemonConfiguration` onto the
-/// engine's and the estimator's own types (the configuration model does not depend on them).
+/// Builds the engine's and the estimator's configurations from a `DaemonConfiguration`: the
+/// `[carousel]` style and paging names map onto the engine's types; the tilt mapping, axis,
+/// direction and the `[filter]` method already are the engine's and estimator's types.
 enum EngineSetup {
     /// The engine configuration for `[carousel]` and `[tilt]`; `initialIndex` 0.
     static func carouselConfiguration(_ c: DaemonConfiguration) -> CarouselConfiguration {
@@ -11,8 +13,7 @@ enum EngineSetup {
             viewport: CarouselSize(width: s.viewportWidth, height: s.viewportHeight),
             item: CarouselSize(width: s.itemWidth, height: s.itemHeight),
             spacing: s.spacing,
-            axis: s.axis == .vertical ? .vertical : .horizontal,
-            direction: s.direction == .rtl ? .rightToLeft : .leftToRight,
+            axis: s.axis, direction: s.direction,
             count: s.count, cyclic: s.cyclic)
         let style: LayoutStyle
         switch s.style {
@@ -31,24 +32,15 @@ enum EngineSetup {
         case .single: paging = .single(velocityThreshold: 500)
         case .distance: paging = .distance(fraction: 0.125)
         }
-        let t = c.tilt
-        return CarouselConfiguration(
-            geometry: geometry, initialIndex: 0, style: style, paging: paging,
-            tilt: .init(enabled: t.enabled, mode: t.mode == .position ? .position : .velocity,
-                        deadZoneDegrees: t.deadZoneDeg, maxDegrees: t.maxDeg, maxItemsPerSecond: t.maxItemsPerSecond))
+        return CarouselConfiguration(geometry: geometry, initialIndex: 0, style: style, paging: paging,
+                                     tilt: c.tilt.mapping)
     }
 
     /// The estimator settings of `[filter]` (a 0 cutoff or rejection angle turns them off).
     static func estimatorConfiguration(_ c: DaemonConfiguration) -> AttitudeEstimator.Configuration {
         let f = c.filter
-        let method: EstimationMethod
-        switch f.method {
-        case .fusion: method = .fusion
-        case .complementary: method = .complementary
-        case .accel: method = .accel
-        }
         return AttitudeEstimator.Configuration(
-            method: method, gain: f.gain, accelerationRejectionDegrees: f.accelRejectionDeg,
+            method: f.method, gain: f.gain, accelerationRejectionDegrees: f.accelRejectionDeg,
             lowpassCutoffHz: f.lowpassHz > 0 ? f.lowpassHz : nil)
     }
 

@@ -26,17 +26,17 @@ struct RuntimeOverrides: Equatable {
         viewport = CarouselSize(width: g.viewport.width, height: g.viewport.height)
         item = CarouselSize(width: g.item.width, height: g.item.height)
         spacing = g.spacing
-        if let a = g.axis.flatMap(ScrollAxis.init(rawValue:)) { axis = a }
-        if let d = g.direction.flatMap(LayoutDirection.init(rawValue:)) { direction = d }
+        if let a = g.axis { axis = a }
+        if let d = g.direction { direction = d }
     }
 
     /// Records an accepted `set_tilt`.
     mutating func record(_ t: TiltRequest) {
         if let v = t.enabled { tiltEnabled = v }
-        if let v = t.mode.flatMap(TiltMode.init(rawValue:)) { tiltMode = v }
-        if let v = t.deadZoneDeg { deadZoneDegrees = v }
-        if let v = t.maxDeg { maxDegrees = v }
-        if let v = t.maxItemsPerSecond { maxItemsPerSecond = v }
+        if let v = t.mode { tiltMode = v }
+        if let v = t.values[.deadZone] { deadZoneDegrees = v }
+        if let v = t.values[.maxAngle] { maxDegrees = v }
+        if let v = t.values[.maxItemsPerSecond] { maxItemsPerSecond = v }
     }
 
     /// `file` (a reloaded configuration) with these settings in place of the file's.

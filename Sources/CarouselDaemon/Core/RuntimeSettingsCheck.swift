@@ -2,8 +2,8 @@ import CarouselEngine
 import CarouselProtocol
 
 /// Checks `set_geometry` and `set_tilt` against the running configuration before they are
-/// applied, with the engine's own rules (`CarouselConfiguration.validate()`), so a request the
-/// engine would clamp or silently adjust gets `bad_field` instead of an ACK.
+/// applied, with the engine's own rules (`CarouselGeometry.validate()`, `TiltSettings.check()`),
+/// so a request the engine would clamp or silently adjust gets `bad_field` instead of an ACK.
 ///
 /// Why here and not in `RequestDecoder`: both requests are partial (set_tilt may carry only
 /// `dead_zone_deg`, set_geometry keeps the axis), so only the merged result can be judged — a
@@ -16,7 +16,7 @@ enum RuntimeSettingsCheck {
         g.viewport = CarouselSize(width: request.viewport.width, height: request.viewport.height)
         g.item = CarouselSize(width: request.item.width, height: request.item.height)
         g.spacing = request.spacing
-        if let axis = request.axis.flatMap(ScrollAxis.init(rawValue:)) { g.axis = axis }
+        if let axis = request.axis { g.axis = axis }
         do {
             try g.validate()
             return nil
@@ -27,22 +27,14 @@ enum RuntimeSettingsCheck {
 
     /// Why `request` cannot be applied to `current`'s tilt settings; nil when it can.
     static func tilt(_ request: TiltRequest, current: CarouselConfiguration) -> String? {
-        var c = current
-        if let v = request.deadZoneDeg { c.tilt.deadZoneDegrees = v }
-        if let v = request.maxDeg { c.tilt.maxDegrees = v }
-        if let v = request.maxItemsPerSecond { c.tilt.maxItemsPerSecond = v }
+        let merged = request.applied(to: current.tilt)
         do {
-            try c.validate()
+            try merged.check()
             return nil
         } catch {
-            // The engine names fields as in scenarios; the request names them as on the wire.
-            let wireNames = ["tilt.deadZoneDeg": "dead_zone_deg", "tilt.maxDeg": "max_deg",
-                             "tilt.maxItemsPerSecond": "max_items_per_second"]
-            let field = wireNames[error.field] ?? error.field
-            let running = "(now dead_zone_deg \(WireJSONWriter.format(c.tilt.deadZoneDegrees)), "
-                + "max_deg \(WireJSONWriter.format(c.tilt.maxDegrees)))"
-            let reason = error.field == "tilt.maxDeg" ? "must be greater than dead_zone_deg and ≤ 180 degrees" : error.reason
-            return "field '\(field)': \(reason) \(running)"
+            let running = "(now dead_zone_deg \(WireJSONWriter.format(merged.deadZoneDegrees)), "
+                + "max_deg \(WireJSONWriter.format(merged.maxDegrees)))"
+            return "field '\(error.parameter.wireName)': \(error.reason(naming: \.wireName)) \(running)"
         }
     }
 }

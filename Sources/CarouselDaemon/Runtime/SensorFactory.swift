@@ -1,3 +1,4 @@
+import CarouselConfig
 import IIOSensors
 import MotionFusion
 
@@ -8,17 +9,11 @@ enum SensorFactory {
     static func make(_ settings: SensorSettings, log: @escaping LogSink) -> SensorSource {
         switch settings.source {
         case .iio:
-            let mode: IIOReadMode
-            switch settings.mode {
-            case .auto: mode = .auto
-            case .buffered: mode = .buffered
-            case .polled: mode = .polled
-            }
             return IIOSensorSource(configuration: IIOSourceConfiguration(
                 uri: settings.uri.isEmpty ? nil : settings.uri,
                 device: settings.device.isEmpty ? nil : settings.device,
-                sampleRateHz: settings.sampleRateHz, mode: mode,
-                accelConvention: settings.accelConvention == .specificForce ? .specificForce : .gravity,
+                sampleRateHz: settings.sampleRateHz, mode: settings.mode,
+                accelConvention: settings.accelConvention,
                 watchHotplug: true), log: log)
         case .replay:
             // ReplaySource keeps the recording's sample spacing at any replay_speed (the estimator

@@ -1,3 +1,5 @@
+import CarouselEngine
+
 /// A touch phase of the `drag` command.
 public enum DragPhase: String, Sendable, Equatable, CaseIterable {
     case began, moved, ended
@@ -31,11 +33,12 @@ public struct GeometryRequest: Sendable, Equatable {
     public var item: WireSize
     /// Gap between neighbouring items along the axis, points (≥ 0).
     public var spacing: Double
-    /// `horizontal` or `vertical`; nil keeps the current axis.
-    public var axis: String?
-    /// `ltr` or `rtl`; nil keeps the current direction.
-    public var direction: String?
-    public init(viewport: WireSize, item: WireSize, spacing: Double, axis: String? = nil, direction: String? = nil) {
+    /// nil keeps the current axis.
+    public var axis: ScrollAxis?
+    /// nil keeps the current direction.
+    public var direction: LayoutDirection?
+    public init(viewport: WireSize, item: WireSize, spacing: Double, axis: ScrollAxis? = nil,
+                direction: LayoutDirection? = nil) {
         self.viewport = viewport
         self.item = item
         self.spacing = spacing
@@ -44,24 +47,29 @@ public struct GeometryRequest: Sendable, Equatable {
     }
 }
 
-/// `set_tilt`: runtime tilt settings; every field is optional and nil keeps the current value.
+/// `set_tilt`: runtime tilt settings; every field is optional and an absent one keeps the
+/// current value.
 public struct TiltRequest: Sendable, Equatable {
     public var enabled: Bool?
-    /// `velocity` (rate control) or `position` (bounded parallax).
-    public var mode: String?
-    /// Dead zone, degrees (≥ 0, < `maxDeg`).
-    public var deadZoneDeg: Double?
-    /// Roll at which the speed or displacement saturates, degrees (> 0).
-    public var maxDeg: Double?
-    /// Speed at `maxDeg` in velocity mode, items per second (≥ 0).
-    public var maxItemsPerSecond: Double?
-    public init(enabled: Bool? = nil, mode: String? = nil, deadZoneDeg: Double? = nil,
-                maxDeg: Double? = nil, maxItemsPerSecond: Double? = nil) {
+    /// Rate control or bounded parallax.
+    public var mode: TiltMode?
+    /// The numbers given (`dead_zone_deg`, `max_deg`, `max_items_per_second`), each within its
+    /// `TiltParameter.range`.
+    public var values: [TiltParameter: Double]
+
+    public init(enabled: Bool? = nil, mode: TiltMode? = nil, values: [TiltParameter: Double] = [:]) {
         self.enabled = enabled
         self.mode = mode
-        self.deadZoneDeg = deadZoneDeg
-        self.maxDeg = maxDeg
-        self.maxItemsPerSecond = maxItemsPerSecond
+        self.values = values
+    }
+
+    /// `settings` with this request's fields applied (unchecked: see `TiltSettings.check()`).
+    public func applied(to settings: TiltSettings) -> TiltSettings {
+        var result = settings
+        if let enabled { result.enabled = enabled }
+        if let mode { result.mode = mode }
+        for (parameter, value) in values { parameter.set(value, in: &result) }
+        return result
     }
 }
 

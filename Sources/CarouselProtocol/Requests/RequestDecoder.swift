@@ -33,12 +33,7 @@ public enum RequestDecoder {
         }
         let fields = Fields(object: value, cmd: cmd)
         switch cmd {
-        case "watch":
-            let rate = try fields.optionalNumber("max_rate_hz")
-            if let rate, !(rate > 0) { throw fields.bad("max_rate_hz", "must be greater than 0, got \(WireJSONWriter.format(rate))") }
-            return .watch(WatchRequest(enable: try fields.optionalBool("enable") ?? true,
-                                       items: try fields.optionalBool("items") ?? false,
-                                       maxRateHz: rate))
+        case "watch": return try watch(fields)
         case "poll": return .poll
         case "status": return .status
         case "sensors": return .sensors
@@ -48,11 +43,7 @@ public enum RequestDecoder {
             if index < 0 { throw fields.bad("index", "must be ≥ 0, got \(index)") }
             return .scrollTo(index: index, animated: try fields.optionalBool("animated") ?? true)
         case "drag":
-            let phaseText = try fields.string("phase")
-            guard let phase = DragPhase(rawValue: phaseText) else {
-                throw fields.bad("phase", "expected one of began, moved, ended, got '\(phaseText)'")
-            }
-            return .drag(phase: phase, location: try fields.number("location"),
+            return .drag(phase: try fields.choice("phase", DragPhase.self), location: try fields.number("location"),
                          velocity: try fields.optionalNumber("velocity"))
         case "tap":
             return .tap(location: try fields.number("location"), cross: try fields.optionalNumber("cross"))
@@ -60,54 +51,60 @@ public enum RequestDecoder {
             return .outerScroll(y: try fields.number("y"))
         case "outer_scroll_ended":
             return .outerScrollEnded(y: try fields.optionalNumber("y"))
-        case "set_count":
-            let count = try fields.integer("count")
-            if count < 0 || count > CarouselLimits.maximumCount {
-                throw fields.bad("count", "must be in 0...\(CarouselLimits.maximumCount), got \(count)")
-            }
-            return .setCount(count)
-        case "set_geometry":
-            let viewport = try fields.size("viewport")
-            let item = try fields.size("item")
-            let spacing = try fields.optionalNumber("spacing") ?? 0
-            if spacing < 0 { throw fields.bad("spacing", "must be ≥ 0, got \(WireJSONWriter.format(spacing))") }
-            let axis = try fields.optionalString("axis")
-            if let axis, axis != "horizontal", axis != "vertical" {
-                throw fields.bad("axis", "expected horizontal or vertical, got '\(axis)'")
-            }
-            let direction = try fields.optionalString("direction")
-            if let direction, direction != "ltr", direction != "rtl" {
-                throw fields.bad("direction", "expected ltr or rtl, got '\(direction)'")
-            }
-            return .setGeometry(GeometryRequest(viewport: viewport, item: item, spacing: spacing,
-                                                axis: axis, direction: direction))
-        case "set_tilt":
-            let mode = try fields.optionalString("mode")
-            if let mode, mode != "velocity", mode != "position" {
-                throw fields.bad("mode", "expected velocity or position, got '\(mode)'")
-            }
-            let deadZone = try fields.optionalNumber("dead_zone_deg")
-            if let deadZone, deadZone < 0 || deadZone >= 90 {
-                throw fields.bad("dead_zone_deg", "must be in [0, 90), got \(WireJSONWriter.format(deadZone))")
-            }
-            let maxDeg = try fields.optionalNumber("max_deg")
-            if let maxDeg, !(maxDeg > 0 && maxDeg <= 180) {
-                throw fields.bad("max_deg", "must be in (0, 180], got \(WireJSONWriter.format(maxDeg))")
-            }
-            if let deadZone, let maxDeg, !(maxDeg > deadZone) {
-                throw fields.bad("max_deg", "must be greater than dead_zone_deg (\(WireJSONWriter.format(deadZone)))")
-            }
-            let speed = try fields.optionalNumber("max_items_per_second")
-            if let speed, speed < 0 {
-                throw fields.bad("max_items_per_second", "must be ≥ 0, got \(WireJSONWriter.format(speed))")
-            }
-            return .setTilt(TiltRequest(enabled: try fields.optionalBool("enabled"), mode: mode,
-                                        deadZoneDeg: deadZone, maxDeg: maxDeg, maxItemsPerSecond: speed))
+        case "set_count": return try setCount(fields)
+        case "set_geometry": return try setGeometry(fields)
+        case "set_tilt": return try setTilt(fields)
         case "recenter_tilt": return .recenterTilt
         case "reload": return .reload
         default:
             throw ProtocolError(.unknownCommand, "unknown command '\(cmd)'", cmd: cmd)
         }
+    }
+
+    private static func watch(_ fields: Fields) throws(ProtocolError) -> Request {
+        let rate = try fields.optionalNumber("max_rate_hz")
+        if let rate, !(rate > 0) { throw fields.bad("max_rate_hz", "must be greater than 0, got \(WireJSONWriter.format(rate))") }
+        return .watch(WatchRequest(enable: try fields.optionalBool("enable") ?? true,
+                                   items: try fields.optionalBool("items") ?? false,
+                                   maxRateHz: rate))
+    }
+
+    private static func setCount(_ fields: Fields) throws(ProtocolError) -> Request {
+        let count = try fields.integer("count")
+        if count < 0 || count > CarouselLimits.maximumCount {
+            throw fields.bad("count", "must be in 0...\(CarouselLimits.maximumCount), got \(count)")
+        }
+        return .setCount(count)
+    }
+
+    private static func setGeometry(_ fields: Fields) throws(ProtocolError) -> Request {
+        let viewport = try fields.size("viewport")
+        let item = try fields.size("item")
+        let spacing = try fields.optionalNumber("spacing") ?? 0
+        if spacing < 0 { throw fields.bad("spacing", "must be ≥ 0, got \(WireJSONWriter.format(spacing))") }
+        return .setGeometry(GeometryRequest(viewport: viewport, item: item, spacing: spacing,
+                                            axis: try fields.optionalChoice("axis", ScrollAxis.self),
+                                            direction: try fields.optionalChoice("direction", LayoutDirection.self)))
+    }
+
+    /// Each number within its `TiltParameter.range`; whether the merged result keeps `max_deg`
+    /// above `dead_zone_deg` is checked against the running settings by the daemon.
+    private static func setTilt(_ fields: Fields) throws(ProtocolError) -> Request {
+        var values: [TiltParameter: Double] = [:]
+        for parameter in TiltParameter.allCases {
+            guard let value = try fields.optionalNumber(parameter.wireName) else { continue }
+            guard parameter.range.contains(value) else {
+                let range = parameter.range
+                throw fields.bad(parameter.wireName, "must lie in [\(WireJSONWriter.format(range.lowerBound)), "
+                    + "\(WireJSONWriter.format(range.upperBound))] \(parameter.unit), got \(WireJSONWriter.format(value))")
+            }
+            values[parameter] = value
+        }
+        if let deadZone = values[.deadZone], let maxDeg = values[.maxAngle], !(maxDeg > deadZone) {
+            throw fields.bad("max_deg", "must be greater than dead_zone_deg (\(WireJSONWriter.format(deadZone)))")
+        }
+        return .setTilt(TiltRequest(enabled: try fields.optionalBool("enabled"),
+                                    mode: try fields.optionalChoice("mode", TiltMode.self), values: values))
     }
 
     /// Typed access to a request's members, producing `bad_field` errors that name the member.
@@ -161,6 +158,28 @@ public enum RequestDecoder {
             guard let v = object[name], !v.isNull else { return nil }
             guard let s = v.stringValue else { throw bad(name, "expected a string, got \(v.typeName)") }
             return s
+        }
+
+        /// One of `Choice`'s raw values (exact case, as on the wire).
+        func choice<Choice>(_ name: String, _ type: Choice.Type) throws(ProtocolError) -> Choice
+        where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
+            let text = try string(name)
+            return try named(name, text, Choice.self)
+        }
+
+        /// `choice`, or nil when the member is absent or null.
+        func optionalChoice<Choice>(_ name: String, _ type: Choice.Type) throws(ProtocolError) -> Choice?
+        where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
+            guard let text = try optionalString(name) else { return nil }
+            return try named(name, text, Choice.self)
+        }
+
+        private func named<Choice>(_ name: String, _ text: String, _ type: Choice.Type) throws(ProtocolError) -> Choice
+        where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
+            if let choice = Choice(rawValue: text) { return choice }
+            let names = Choice.allCases.map(\.rawValue)
+            let expected = names.count == 2 ? "\(names[0]) or \(names[1])" : "one of " + names.joined(separator: ", ")
+            throw bad(name, "expected \(expected), got '\(text)'")
         }
 
         /// A size given as `{"width": w, "height": h}` with both > 0.

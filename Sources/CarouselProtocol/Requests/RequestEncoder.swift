@@ -1,3 +1,5 @@
+import CarouselEngine
+
 /// The request line a client sends (INTERFACES §2): the inverse of `RequestDecoder`, so
 /// `RequestDecoder.decode(line: request.jsonLine) == request` for every request. Optional
 /// fields that are nil are left out (the server's default applies).
@@ -50,14 +52,12 @@ extension Request {
             size("viewport", geometry.viewport)
             size("item", geometry.item)
             w.key("spacing"); w.number(geometry.spacing)
-            optional("axis", geometry.axis)
-            optional("direction", geometry.direction)
+            optional("axis", geometry.axis?.rawValue)
+            optional("direction", geometry.direction?.rawValue)
         case let .setTilt(tilt):
             optional("enabled", tilt.enabled)
-            optional("mode", tilt.mode)
-            optional("dead_zone_deg", tilt.deadZoneDeg)
-            optional("max_deg", tilt.maxDeg)
-            optional("max_items_per_second", tilt.maxItemsPerSecond)
+            optional("mode", tilt.mode?.rawValue)
+            for parameter in TiltParameter.allCases { optional(parameter.wireName, tilt.values[parameter]) }
         }
         w.endObject()
         return w.bytes

@@ -1,9 +1,14 @@
+import CarouselEngine
+import IIOSensors
+import MotionFusion
+
 /// The whole daemon configuration, as read from `/etc/carouseld/carouseld.conf` (INTERFACES §4).
 ///
 /// A plain value: the loader (`load(path:)`, `parse(text:path:)`) fills it from an INI file,
-/// `defaults` holds the built-in values used for every key the file leaves out. The model uses
-/// plain Swift enums and numbers only, so it does not depend on the engine or fusion types; the
-/// daemon core maps it onto them. Every key, its unit and its default is documented in
+/// `defaults` holds the built-in values used for every key the file leaves out. The tilt mapping
+/// is the engine's own `TiltSettings`; the sensor's convention and read mode are IIOSensors'
+/// `AccelConvention` and `IIOReadMode`, the estimator MotionFusion's `EstimationMethod`; the other sections are plain Swift enums and numbers,
+/// which the daemon maps onto the engine types. Every key, its unit and its default is documented in
 /// `configs/carouseld.conf` and `docs/CONFIGURATION.md`.
 public struct DaemonConfiguration: Equatable, Sendable {
     /// `[sensor]`: where samples come from.
@@ -11,7 +16,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// `[filter]`: how samples become a tilt estimate.
     public var filter: FilterSettings
     /// `[tilt]`: how the tilt estimate drives the carousel.
-    public var tilt: TiltSettings
+    public var tilt: TiltSection
     /// `[carousel]`: the initial carousel geometry and behaviour (clients may change the geometry
     /// at run time with `set_geometry`).
     public var carousel: CarouselSettings
@@ -22,7 +27,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
 
     /// Creates a configuration; every section defaults to its built-in values.
     public init(sensor: SensorSettings = .defaults, filter: FilterSettings = .defaults,
-                tilt: TiltSettings = .defaults, carousel: CarouselSettings = .defaults,
+                tilt: TiltSection = .defaults, carousel: CarouselSettings = .defaults,
                 server: ServerSettings = .defaults, calibration: CalibrationSettings = .defaults) {
         self.sensor = sensor
         self.filter = filter
@@ -52,26 +57,6 @@ public struct SensorSettings: Equatable, Sendable {
         case replay
     }
 
-    /// The sign convention of the accelerometer after the mount matrix (DESIGN §3).
-    public enum AccelConvention: String, Equatable, Sendable, CaseIterable {
-        /// The device reports the gravity vector (Linux hwdb / iio-sensor-proxy convention: face up
-        /// reads z ≈ −9.81 m/s²); the daemon negates it once. Config value `gravity`.
-        case gravity
-        /// The device reports specific force (face up reads z ≈ +9.81 m/s²); used as is.
-        /// Config value `specific-force`.
-        case specificForce = "specific-force"
-    }
-
-    /// How samples are read from an IIO device.
-    public enum ReadMode: String, Equatable, Sendable, CaseIterable {
-        /// Buffered when the device has a usable buffer and trigger, polled otherwise.
-        case auto
-        /// Buffered (scan elements + trigger) only; failing that is an error.
-        case buffered
-        /// Polled sysfs reads at `sampleRateHz`.
-        case polled
-    }
-
     /// `source` — default `iio`.
     public var source: Source
     /// `uri` — the libiio context URI, e.g. `local:` or `ip:192.168.1.20`. Default `local:`.
@@ -79,13 +64,15 @@ public struct SensorSettings: Equatable, Sendable {
     /// `device` — the sensor to use, by IIO name, label or sysfs path; empty (default) picks the
     /// first accelerometer found.
     public var device: String
-    /// `accel_convention` — default `gravity`.
+    /// `accel_convention` — the accelerometer's sign after the mount matrix (DESIGN §3):
+    /// `gravity` (default; the daemon negates it) or `specific-force` (used as is).
     public var accelConvention: AccelConvention
     /// `sample_rate_hz` — requested sampling frequency in Hz (the nearest available one is used
     /// and read back). Default 100, range 1…2000.
     public var sampleRateHz: Double
-    /// `mode` — default `auto`.
-    public var mode: ReadMode
+    /// `mode` — `auto` (default: buffered when the device has a usable buffer and trigger,
+    /// polled otherwise), `buffered` or `polled` (sysfs reads at `sampleRateHz`).
+    public var mode: IIOReadMode
     /// `always_on` — read samples even when no client watches. Default `false`.
     public var alwaysOn: Bool
     /// `replay_file` — the recording to replay when `source = replay`, as an absolute path
@@ -99,7 +86,7 @@ public struct SensorSettings: Equatable, Sendable {
     /// Creates sensor settings; the defaults are the built-in values.
     public init(source: Source = .iio, uri: String = "local:", device: String = "",
                 accelConvention: AccelConvention = .gravity, sampleRateHz: Double = 100,
-                mode: ReadMode = .auto, alwaysOn: Bool = false, replayFile: String = "",
+                mode: IIOReadMode = .auto, alwaysOn: Bool = false, replayFile: String = "",
                 replayLoop: Bool = false, replaySpeed: Double = 1) {
         self.source = source
         self.uri = uri
@@ -121,19 +108,9 @@ public struct SensorSettings: Equatable, Sendable {
 
 /// `[filter]`: the attitude estimator.
 public struct FilterSettings: Equatable, Sendable {
-    /// The attitude estimator (DESIGN §5).
-    public enum Method: String, Equatable, Sendable, CaseIterable {
-        /// Gyro + accelerometer quaternion filter with acceleration rejection (x-io Fusion /
-        /// Madgwick family); falls back to `accel` for an accelerometer-only sensor.
-        case fusion
-        /// Complementary filter on the gravity vector.
-        case complementary
-        /// Accelerometer only (low-passed), no gyroscope.
-        case accel
-    }
-
-    /// `method` — default `fusion`.
-    public var method: Method
+    /// `method` — the attitude estimator (DESIGN §5): `fusion` (default; falls back to `accel`
+    /// for an accelerometer-only sensor), `complementary` or `accel`.
+    public var method: EstimationMethod
     /// `gain` — dimensionless weight of the accelerometer correction against gyro integration
     /// (the Fusion/Madgwick gain; for `complementary`, the correction rate per second). Default
     /// 0.5, range 0…10.
@@ -147,7 +124,7 @@ public struct FilterSettings: Equatable, Sendable {
     public var accelRejectionDeg: Double
 
     /// Creates filter settings; the defaults are the built-in values.
-    public init(method: Method = .fusion, gain: Double = 0.5, lowpassHz: Double = 5,
+    public init(method: EstimationMethod = .fusion, gain: Double = 0.5, lowpassHz: Double = 5,
                 accelRejectionDeg: Double = 10) {
         self.method = method
         self.gain = gain
@@ -161,8 +138,12 @@ public struct FilterSettings: Equatable, Sendable {
 
 // MARK: - [tilt]
 
-/// `[tilt]`: tilt → carousel mapping (INTERFACES §1, DESIGN §4).
-public struct TiltSettings: Equatable, Sendable {
+/// `[tilt]`: how the tilt estimate drives the carousel (INTERFACES §1, DESIGN §4).
+///
+/// The mapping itself (`enabled`, `mode`, `dead_zone_deg`, `max_deg`, `max_items_per_second`) is
+/// the engine's `TiltSettings`, checked by its `TiltParameter` table; this section adds what
+/// happens before the engine: which angle, the display rotation and neutral tracking.
+public struct TiltSection: Equatable, Sendable {
     /// Which tilt angle drives the carousel.
     public enum Axis: String, Equatable, Sendable, CaseIterable {
         /// Roll for a horizontal carousel, pitch for a vertical one.
@@ -173,71 +154,36 @@ public struct TiltSettings: Equatable, Sendable {
         case pitch
     }
 
-    /// How tilt moves the carousel.
-    public enum Mode: String, Equatable, Sendable, CaseIterable {
-        /// Rate control: the tilt angle sets a scrolling speed.
-        case velocity
-        /// A bounded parallax offset that springs back when level.
-        case position
-    }
-
-    /// `enabled` — whether tilt drives the carousel at all. Default `true`.
-    public var enabled: Bool
+    /// `enabled`, `mode`, `dead_zone_deg` (degrees, default 3, 0…89), `max_deg` (degrees,
+    /// default 25, 1…90, greater than `dead_zone_deg`), `max_items_per_second` (default 3,
+    /// 0.01…100). Defaults: enabled, velocity mode.
+    public var mapping: TiltSettings
     /// `axis` — default `auto`.
     public var axis: Axis
     /// `display_rotation` — clockwise rotation of the displayed image relative to the sensor
     /// frame, in degrees: one of 0, 90, 180, 270. Default 0.
     public var displayRotation: Int
-    /// `mode` — default `velocity`.
-    public var mode: Mode
-    /// `dead_zone_deg` — tilt in degrees below which nothing moves. Default 3, range 0…89.
-    public var deadZoneDeg: Double
-    /// `max_deg` — tilt in degrees at which the speed (or displacement) is at its maximum; must be
-    /// greater than `dead_zone_deg`. Default 25, range 1…90.
-    public var maxDeg: Double
-    /// `max_items_per_second` — speed at `max_deg` in velocity mode, in items per second.
-    /// Default 3, range 0.01…100.
-    public var maxItemsPerSecond: Double
     /// `neutral_tracking_s` — time constant in seconds with which the neutral attitude slowly
     /// follows the held attitude; 0 (default) turns tracking off. Range 0…3600.
     public var neutralTrackingSeconds: Double
 
     /// Creates tilt settings; the defaults are the built-in values.
-    public init(enabled: Bool = true, axis: Axis = .auto, displayRotation: Int = 0,
-                mode: Mode = .velocity, deadZoneDeg: Double = 3, maxDeg: Double = 25,
-                maxItemsPerSecond: Double = 3, neutralTrackingSeconds: Double = 0) {
-        self.enabled = enabled
+    public init(mapping: TiltSettings = TiltSettings(), axis: Axis = .auto, displayRotation: Int = 0,
+                neutralTrackingSeconds: Double = 0) {
+        self.mapping = mapping
         self.axis = axis
         self.displayRotation = displayRotation
-        self.mode = mode
-        self.deadZoneDeg = deadZoneDeg
-        self.maxDeg = maxDeg
-        self.maxItemsPerSecond = maxItemsPerSecond
         self.neutralTrackingSeconds = neutralTrackingSeconds
     }
 
     /// The built-in `[tilt]` values.
-    public static let defaults = TiltSettings()
+    public static let defaults = TiltSection()
 }
 
 // MARK: - [carousel]
 
 /// `[carousel]`: the carousel the daemon drives (geometry in points, UIKit semantics, DESIGN §3).
 public struct CarouselSettings: Equatable, Sendable {
-    /// Scroll axis.
-    public enum Axis: String, Equatable, Sendable, CaseIterable {
-        case horizontal
-        case vertical
-    }
-
-    /// Layout direction.
-    public enum Direction: String, Equatable, Sendable, CaseIterable {
-        /// Left to right: higher indices to the right.
-        case ltr
-        /// Right to left: higher indices to the left.
-        case rtl
-    }
-
     /// Layout style (names as in `carouselctl simulate` scenarios; each style's parameters take
     /// their INTERFACES §1 defaults).
     public enum Style: String, Equatable, Sendable, CaseIterable {
@@ -273,10 +219,11 @@ public struct CarouselSettings: Equatable, Sendable {
     public var itemHeight: Double
     /// `spacing` — gap between items along the axis, points. Default 40, range 0…100000.
     public var spacing: Double
-    /// `axis` — default `horizontal`.
-    public var axis: Axis
-    /// `direction` — default `ltr`.
-    public var direction: Direction
+    /// `axis` — `horizontal` (default) or `vertical`: the engine's own `ScrollAxis`.
+    public var axis: ScrollAxis
+    /// `direction` — `ltr` (default; higher indices to the right) or `rtl`: the engine's own
+    /// `LayoutDirection`.
+    public var direction: LayoutDirection
     /// `cyclic` — wrap around. Default `false`.
     public var cyclic: Bool
     /// `style` — default `linear`.
@@ -290,7 +237,7 @@ public struct CarouselSettings: Equatable, Sendable {
     /// Creates carousel settings; the defaults are the built-in values.
     public init(count: Int = 12, viewportWidth: Double = 1280, viewportHeight: Double = 800,
                 itemWidth: Double = 480, itemHeight: Double = 640, spacing: Double = 40,
-                axis: Axis = .horizontal, direction: Direction = .ltr, cyclic: Bool = false,
+                axis: ScrollAxis = .horizontal, direction: LayoutDirection = .leftToRight, cyclic: Bool = false,
                 style: Style = .linear, paging: Paging = .momentum, decelerationRate: Double = 0.998) {
         self.count = count
         self.viewportWidth = viewportWidth

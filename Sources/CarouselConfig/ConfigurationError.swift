@@ -1,3 +1,4 @@
+import CarouselINI
 import CarouselProtocol
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,17 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     /// Values that are fine alone but not together (e.g. `max_deg` not above `dead_zone_deg`);
     /// `line` is that of the key named, when the file sets it.
     case inconsistent(path: String, line: Int?, section: String, key: String, message: String)
+
+    /// The `INIReader` problem `error`, in the file at `path`.
+    init(_ error: INIError, path: String) {
+        switch error {
+        case .syntax(let line, let text): self = .syntax(path: path, line: line, text: text)
+        case .lineTooLong(let line, let maximum): self = .lineTooLong(path: path, line: line, maximum: maximum)
+        case .continuationLine(let line, let section, let key):
+            self = .continuationLine(path: path, line: line, section: section, key: key)
+        case .keyOutsideSection(let line, let key): self = .keyOutsideSection(path: path, line: line, key: key)
+        }
+    }
 
     /// The exit status for this error (INTERFACES §5): 66 missing file, 77 permission denied,
     /// 74 other read errors, 78 anything wrong with the contents.

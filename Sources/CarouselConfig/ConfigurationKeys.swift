@@ -1,3 +1,7 @@
+import CarouselEngine
+import IIOSensors
+import MotionFusion
+
 /// One key of the configuration file: its section, name and how its value is stored.
 struct ConfigurationKey: Sendable {
     let section: String
@@ -31,11 +35,11 @@ enum ConfigurationKeys {
         .init(section: "sensor", name: "device") { v, c throws(ConfigurationValueProblem) in
             c.sensor.device = try V.text(v, allowEmpty: true, what: "an IIO device name, label or sysfs path") },
         .init(section: "sensor", name: "accel_convention") { v, c throws(ConfigurationValueProblem) in
-            c.sensor.accelConvention = try V.choice(v, SensorSettings.AccelConvention.self) },
+            c.sensor.accelConvention = try V.choice(v, AccelConvention.self) },
         .init(section: "sensor", name: "sample_rate_hz") { v, c throws(ConfigurationValueProblem) in
             c.sensor.sampleRateHz = try V.number(v, in: 1...2000, unit: "Hz") },
         .init(section: "sensor", name: "mode") { v, c throws(ConfigurationValueProblem) in
-            c.sensor.mode = try V.choice(v, SensorSettings.ReadMode.self) },
+            c.sensor.mode = try V.choice(v, IIOReadMode.self) },
         .init(section: "sensor", name: "always_on") { v, c throws(ConfigurationValueProblem) in
             c.sensor.alwaysOn = try V.bool(v) },
         .init(section: "sensor", name: "replay_file") { v, c throws(ConfigurationValueProblem) in
@@ -48,7 +52,7 @@ enum ConfigurationKeys {
 
     static let filter: [ConfigurationKey] = [
         .init(section: "filter", name: "method") { v, c throws(ConfigurationValueProblem) in
-            c.filter.method = try V.choice(v, FilterSettings.Method.self) },
+            c.filter.method = try V.choice(v, EstimationMethod.self) },
         .init(section: "filter", name: "gain") { v, c throws(ConfigurationValueProblem) in
             c.filter.gain = try V.number(v, in: 0...10, unit: "") },
         .init(section: "filter", name: "lowpass_hz") { v, c throws(ConfigurationValueProblem) in
@@ -59,43 +63,41 @@ enum ConfigurationKeys {
 
     static let tilt: [ConfigurationKey] = [
         .init(section: "tilt", name: "enabled") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.enabled = try V.bool(v) },
+            c.tilt.mapping.enabled = try V.bool(v) },
         .init(section: "tilt", name: "axis") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.axis = try V.choice(v, TiltSettings.Axis.self) },
+            c.tilt.axis = try V.choice(v, TiltSection.Axis.self) },
         .init(section: "tilt", name: "display_rotation") { v, c throws(ConfigurationValueProblem) in
             guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
                 throw ConfigurationValueProblem(expected: "one of 0, 90, 180, 270 (degrees clockwise)")
             }
             c.tilt.displayRotation = degrees },
         .init(section: "tilt", name: "mode") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.mode = try V.choice(v, TiltSettings.Mode.self) },
-        .init(section: "tilt", name: "dead_zone_deg") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.deadZoneDeg = try V.number(v, in: 0...89, unit: "degrees") },
-        .init(section: "tilt", name: "max_deg") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.maxDeg = try V.number(v, in: 1...90, unit: "degrees") },
-        .init(section: "tilt", name: "max_items_per_second") { v, c throws(ConfigurationValueProblem) in
-            c.tilt.maxItemsPerSecond = try V.number(v, in: 0.01...100, unit: "items per second") },
+            c.tilt.mapping.mode = try V.choice(v, TiltMode.self) },
+    ] + TiltParameter.allCases.map { parameter in
+        .init(section: "tilt", name: parameter.wireName) { v, c throws(ConfigurationValueProblem) in
+            parameter.set(try V.number(v, in: parameter.range, unit: parameter.unit), in: &c.tilt.mapping) }
+    } + [
         .init(section: "tilt", name: "neutral_tracking_s") { v, c throws(ConfigurationValueProblem) in
             c.tilt.neutralTrackingSeconds = try V.number(v, in: 0...3600, unit: "seconds, 0 = off") },
     ]
 
     static let carousel: [ConfigurationKey] = [
         .init(section: "carousel", name: "count") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.count = try V.integer(v, in: 0...1_000_000, unit: "items") },
+            c.carousel.count = try V.integer(v, in: 0...CarouselLimits.maximumCount, unit: "items") },
         .init(section: "carousel", name: "viewport_width") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.viewportWidth = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.viewportWidth = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "viewport_height") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.viewportHeight = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.viewportHeight = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "item_width") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.itemWidth = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.itemWidth = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "item_height") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.itemHeight = try V.number(v, in: 1...100_000, unit: "points") },
+            c.carousel.itemHeight = try V.number(v, in: 1...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "spacing") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.spacing = try V.number(v, in: 0...100_000, unit: "points") },
+            c.carousel.spacing = try V.number(v, in: 0...CarouselLimits.maximumLength, unit: "points") },
         .init(section: "carousel", name: "axis") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.axis = try V.choice(v, CarouselSettings.Axis.self) },
+            c.carousel.axis = try V.choice(v, ScrollAxis.self) },
         .init(section: "carousel", name: "direction") { v, c throws(ConfigurationValueProblem) in
-            c.carousel.direction = try V.choice(v, CarouselSettings.Direction.self) },
+            c.carousel.direction = try V.choice(v, LayoutDirection.self) },
         .init(section: "carousel", name: "cyclic") { v, c throws(ConfigurationValueProblem) in
             c.carousel.cyclic = try V.bool(v) },
         .init(section: "carousel", name: "style") { v, c throws(ConfigurationValueProblem) in
