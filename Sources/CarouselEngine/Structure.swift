@@ -42,8 +42,10 @@ extension CarouselEngine {
             let keep = min(targetIndex ?? 0, newCount - 1)
             let slot = g.wraps ? Cyclic.nearestSlot(of: keep, toPosition: offset / p, count: newCount) : keep
             let v = offset == motion.offset(at: time) ? motion.velocity(at: time) : 0
+            let grid = snapGrid
             activity = .idle
-            startMotion(to: Double(slot) * p, velocity: v, phase: phase, source: source)
+            startMotion(to: grid.offset(ofSnap: grid.snap(containingSlot: slot)), velocity: v, phase: phase,
+                        source: source)
         case .idle:
             restingOffset = offset
             noteRestingIndex()
@@ -93,6 +95,11 @@ extension CarouselEngine {
         configuration.paging = new.paging
         configuration.dragThreshold = new.dragThreshold
         configuration.outerScrollRatio = new.outerScrollRatio
+        configuration.groupSize = new.groupSize
+        // The user's pause is runtime state, not configuration: a reload keeps it.
+        var autoplay = new.autoplay
+        autoplay.paused = configuration.autoplay.paused
+        applyAutoplay(autoplay, replacing: configuration.autoplay)
         let t = new.tilt
         setTilt(enabled: t.enabled, mode: t.mode, deadZoneDegrees: t.deadZoneDegrees, maxDegrees: t.maxDegrees,
                 maxItemsPerSecond: t.maxItemsPerSecond, at: time)

@@ -5,6 +5,7 @@ extension CarouselEngine {
     public mutating func dragBegan(location: Double, at time: Double) {
         advance(to: time)
         guard geometry.count > 0, location.isFinite else { return }
+        pauseAutoplayForInteraction()
         let location = CarouselLimits.coordinate(location)
         var interrupted = true
         if case .idle = activity { interrupted = false }
@@ -40,7 +41,9 @@ extension CarouselEngine {
         guard drag.tracker.hasCrossed else {
             activity = .idle
             if !tapItem(location: drag.tracker.startLocation, cross: nil) {
-                if drag.interruptedMotion {
+                if drag.interruptedMotion, case .free(_, 0) = configuration.paging {
+                    comeToRest()  // free scroll: a touch stops a glide where it is (Flickity)
+                } else if drag.interruptedMotion {
                     snapToNearest(source: .drag)
                 } else {
                     noteRestingIndex()
@@ -65,6 +68,7 @@ extension CarouselEngine {
         advance(to: time)
         guard geometry.count > 0, offset.isFinite else { return }
         suspendTilt()
+        pauseAutoplayForInteraction()
         let g = geometry
         if g.wraps {
             let o = CarouselLimits.coordinate(offset)
@@ -83,6 +87,7 @@ extension CarouselEngine {
     public mutating func tap(location: Double, cross: Double? = nil, at time: Double) {
         advance(to: time)
         if case .dragging = activity { return }
+        pauseAutoplayForInteraction()
         _ = tapItem(location: location, cross: cross)
         normalise()
     }
@@ -99,11 +104,31 @@ extension CarouselEngine {
 
     /// Applies the paging policy to a release at the current offset with content `velocity`.
     mutating func release(velocity: Double) {
-        let g = geometry
-        let slot = configuration.paging.targetSlot(offset: offset, velocity: velocity, pitch: g.pitch,
-                                                   restingOffset: restingOffset)
+        if case let .free(rate, sticky) = configuration.paging {
+            releaseFree(velocity: velocity, rate: rate, stickyVelocity: sticky)
+            return
+        }
+        let grid = snapGrid
+        let snap = configuration.paging.targetSnap(offset: offset, velocity: velocity, restingOffset: restingOffset,
+                                                   snapLength: grid.groupLength, coordinate: grid.coordinate)
         activity = .idle
-        startMotion(to: self.offset(ofSlot: slot), velocity: velocity, phase: .decelerating, source: .drag)
+        startMotion(to: grid.offset(ofSnap: snap), velocity: velocity, phase: .decelerating, source: .drag)
+        normalise()
+    }
+
+    /// Free scroll: decelerate to UIScrollView's rest point (clamped into the scroll range) and
+    /// stay there, or, sticky, glide until `stickyVelocity` and spring to the nearest snap.
+    mutating func releaseFree(velocity: Double, rate: Double, stickyVelocity: Double) {
+        let rest = geometry.clampOffset(Deceleration.restOffset(from: offset, velocity: velocity, rate: rate))
+        activity = .idle
+        if stickyVelocity > 0 {
+            let grid = snapGrid
+            let motion = Motion.sticky(startTime: time, offset: offset, velocity: velocity, glideTarget: rest,
+                                       snapTarget: grid.offset(ofSnap: grid.nearestSnap(rest)), snapSpeed: stickyVelocity)
+            start(motion, phase: .decelerating, source: .drag)
+        } else {
+            startMotion(to: rest, velocity: velocity, phase: .decelerating, source: .drag)
+        }
         normalise()
     }
 
@@ -119,7 +144,9 @@ extension CarouselEngine {
         suspendTilt()
         let v = velocity
         activity = .idle
-        startMotion(to: Double(hit.slot) * g.pitch, velocity: v, phase: .animating, source: .scrollTo)
+        let grid = snapGrid
+        startMotion(to: grid.offset(ofSnap: grid.snap(containingSlot: hit.slot)), velocity: v, phase: .animating,
+                    source: .scrollTo)
         return true
     }
 }
