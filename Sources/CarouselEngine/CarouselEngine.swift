@@ -41,7 +41,7 @@ public struct CarouselEngine: Sendable {
         self.time = time.isFinite ? time : 0
         let g = configuration.geometry
         let start = g.count > 0 ? min(max(configuration.initialIndex, 0), g.count - 1) : 0
-        offset = Double(start) * g.pitch
+        offset = g.clampOffset(Double(start) * g.pitch)
         restingOffset = offset
         restingIndex = g.index(atOffset: offset)
         autoplayClock = AutoplayClock(restSince: self.time)
@@ -164,7 +164,7 @@ public struct CarouselEngine: Sendable {
     func isPinned(by v: Double) -> Bool {
         let g = geometry
         guard !g.wraps else { return false }
-        return (v < 0 && offset <= 0) || (v > 0 && offset >= g.maximumOffset)
+        return (v < 0 && offset <= g.minimumOffset) || (v > 0 && offset >= g.maximumOffset)
     }
 
     /// The offset of the snap (item, or group's first item) nearest `offset` (clamped unless cyclic).

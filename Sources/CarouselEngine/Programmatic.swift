@@ -27,10 +27,16 @@ extension CarouselEngine {
         suspendTilt()
         pauseAutoplayForInteraction()
         let grid = snapGrid
-        // With groups, the group's first item (the only place the carousel rests).
-        let clamped = grid.slot(ofSnap: grid.snap(containingSlot: min(max(index, 0), g.count - 1)))
-        let slot = g.wraps ? Cyclic.nearestSlot(of: clamped, toPosition: offset / g.pitch, count: g.count) : clamped
-        let target = Double(slot) * g.pitch
+        // With groups, the group's first item (the only place the carousel rests); contained,
+        // the snap the item belongs to.
+        let snap = grid.snap(containingSlot: min(max(index, 0), g.count - 1))
+        let target: Double
+        if g.wraps {
+            let first = grid.slot(ofSnap: snap)
+            target = Double(Cyclic.nearestSlot(of: first, toPosition: offset / g.pitch, count: g.count)) * g.pitch
+        } else {
+            target = grid.offset(ofSnap: snap)
+        }
         let v = velocity
         activity = .idle
         if animated {

@@ -33,10 +33,11 @@ extension CarouselEngine {
         // Items beyond the new count are gone: an offset past the last item (or, cyclic, past the
         // end of the new cycle) comes back to the last item.
         let limit = g.wraps ? g.cycleLength : g.maximumOffset
+        let lower = g.minimumOffset
         if g.wraps ? offset >= limit : offset > limit { offset = g.maximumOffset }
-        if offset < 0 { offset = 0 }
+        if offset < lower { offset = lower }
         if g.wraps ? restingOffset >= limit : restingOffset > limit { restingOffset = g.maximumOffset }
-        if restingOffset < 0 { restingOffset = 0 }
+        if restingOffset < lower { restingOffset = lower }
         switch activity {
         case let .moving(motion, phase, source):
             let keep = min(targetIndex ?? 0, newCount - 1)
@@ -72,6 +73,11 @@ extension CarouselEngine {
         if let direction { g.direction = direction }
         configuration.geometry = g
         shiftOffsets(by: 0, scale: g.pitch / oldPitch)
+        // A contained range depends on the viewport: a carousel at rest stays inside it.
+        if g.isContained, case .idle = activity {
+            offset = g.clampOffset(offset)
+            restingOffset = offset
+        }
         normalise()
     }
 
@@ -81,6 +87,12 @@ extension CarouselEngine {
     public mutating func reconfigure(_ new: CarouselConfiguration, at time: Double) {
         advance(to: time)
         let ng = new.geometry
+        if ng.align != geometry.align || ng.contain != geometry.contain {
+            configuration.geometry.align = ng.align
+            configuration.geometry.contain = ng.contain
+            offset = geometry.clampOffset(offset)
+            restingOffset = geometry.clampOffset(restingOffset)
+        }
         if ng.cyclic != geometry.cyclic {
             let index = geometry.index(atOffset: offset)
             activity = .idle

@@ -10,7 +10,8 @@ extension CarouselEngine {
         var interrupted = true
         if case .idle = activity { interrupted = false }
         let g = geometry
-        let raw = g.wraps ? offset : RubberBand.raw(offset: offset, maximum: g.maximumOffset, dimension: g.viewportAlong)
+        let raw = g.wraps ? offset : RubberBand.raw(offset: offset, minimum: g.minimumOffset, maximum: g.maximumOffset,
+                                                     dimension: g.viewportAlong)
         activity = .dragging(DragState(
             tracker: DragTracker(location: location, time: self.time, threshold: configuration.dragThreshold),
             rawStartOffset: raw, interruptedMotion: interrupted))
@@ -75,7 +76,7 @@ extension CarouselEngine {
             let cycle = g.cycleLength
             self.offset = o + ((self.offset - o) / cycle).rounded() * cycle
         } else {
-            self.offset = min(max(offset, -g.viewportAlong), g.maximumOffset + g.viewportAlong)
+            self.offset = min(max(offset, g.minimumOffset - g.viewportAlong), g.maximumOffset + g.viewportAlong)
         }
         release(velocity: velocity.isFinite ? CarouselLimits.speed(velocity) : 0)
     }
@@ -98,7 +99,8 @@ extension CarouselEngine {
         guard drag.tracker.hasCrossed else { return }
         let g = geometry
         let raw = drag.rawStartOffset + fingerSign * drag.tracker.travel(to: location)
-        offset = g.wraps ? raw : RubberBand.offset(raw: raw, maximum: g.maximumOffset, dimension: g.viewportAlong)
+        offset = g.wraps ? raw : RubberBand.offset(raw: raw, minimum: g.minimumOffset, maximum: g.maximumOffset,
+                                                   dimension: g.viewportAlong)
         normalise()
     }
 
