@@ -96,6 +96,7 @@ public struct CarouselConfiguration: Hashable, Sendable {
         guard autoplay.step != 0, abs(autoplay.step) <= AutoplaySettings.maximumStep else {
             throw .init(field: "autoplay.step", reason: "must be a non-zero integer within ±\(AutoplaySettings.maximumStep)")
         }
+        if case let .custom(custom) = style { try custom.validate() }
         switch paging {
         case .nearest: break
         case let .momentum(rate, maxItems):
