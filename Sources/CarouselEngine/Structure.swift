@@ -81,6 +81,14 @@ extension CarouselEngine {
         normalise()
     }
 
+    /// Changes the layout style at run time (`set_style`). Not an input: nothing moves, only the
+    /// attributes of the visible items change. Check it first with `CarouselConfiguration.validate()`
+    /// (or `CustomStyle.validate()`) to report bad numbers; the styles never produce non-finite output.
+    public mutating func setStyle(_ style: LayoutStyle, at time: Double) {
+        advance(to: time)
+        configuration.style = style
+    }
+
     /// Replaces the configuration (a reload): geometry changes go through `resize` and
     /// `setCount` so the position is kept, style, paging, thresholds and tilt take effect at
     /// once; `initialIndex` is ignored; cyclic on/off keeps the centered item.

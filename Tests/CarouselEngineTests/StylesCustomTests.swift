@@ -84,6 +84,18 @@ import Testing
         #expect(LayoutStyle.custom(style).maximumVisibleDistance(geometry: tiny) == 1050)  // W/2 + w/2
     }
 
+    @Test func setStyleChangesOnlyTheLook() {
+        var e = makeEngine()
+        e.setOffset(130, at: 0)
+        e.setStyle(.custom(style), at: 1)
+        #expect(e.state.offset == 130)
+        #expect(e.state.time == 1)
+        // Item 1 is 130 pt right of the center: half-way to the next place (see above).
+        let item1 = e.visibleItems().first { $0.index == 1 }
+        #expect(item1?.center.x == 187.5 + 130)
+        #expect(item1.map { close($0.alpha, 0.75) } == true)
+    }
+
     @Test func outputsAreFiniteWithoutNegativeZeros() {
         for d in [-1e300, -1e9, -0.0, 1e-300, 1e9, .infinity, -.infinity, .nan] {
             let o = LayoutStyle.custom(style).output(distance: d, geometry: geometry)
