@@ -20,7 +20,7 @@ public enum LayoutStyle: Hashable, Sendable {
     case cylinder(RingStyle)
     /// A parametric look (Swiper's `creativeEffect`): translation, rotation, scale and opacity
     /// for the previous and the next item, interpolated by distance up to a limit.
-    case custom(CustomStyle)
+    indirect case custom(CustomStyle)
 
     /// Eye distance of the 3D styles' perspective, points: their transforms carry
     /// `m34 = −1 / 500`, the value iCarousel uses.
