@@ -13,6 +13,8 @@
 /// - An outer scroll sample that may not take over only moves the outer-scroll baseline, so that
 ///   it resumes without a jump.
 public enum InputSource: Int, Hashable, Sendable, Comparable, CaseIterable {
+    /// Autoplay's steps: not an input, below all of them (any input may take over a step).
+    case autoplay = -1
     case tilt = 0
     case outerScroll = 1
     case scrollTo = 2

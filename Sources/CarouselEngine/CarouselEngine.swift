@@ -28,6 +28,8 @@ public struct CarouselEngine: Sendable {
     /// The last outer-scroll `y`, `nil` before the first sample of a scroll (the baseline).
     var outerScrollLastY: Double?
     var outerScrollLastTime = 0.0
+    /// Autoplay: when the current rest began, whether an interaction paused it, steps taken.
+    var autoplayClock: AutoplayClock
 
     /// Creates an engine at rest on `configuration.initialIndex` (clamped into range) at time
     /// `time` (seconds). Invalid numbers are sanitised (see `CarouselConfiguration.validate()`
@@ -39,9 +41,10 @@ public struct CarouselEngine: Sendable {
         self.time = time.isFinite ? time : 0
         let g = configuration.geometry
         let start = g.count > 0 ? min(max(configuration.initialIndex, 0), g.count - 1) : 0
-        offset = Double(start) * g.pitch
+        offset = g.clampOffset(Double(start) * g.pitch)
         restingOffset = offset
         restingIndex = g.index(atOffset: offset)
+        autoplayClock = AutoplayClock(restSince: self.time)
     }
 
     /// The geometry in effect.
@@ -118,9 +121,17 @@ public struct CarouselEngine: Sendable {
 
     /// Integrates the physics up to `time` (seconds): deceleration, snap and scroll animations
     /// (closed form) and tilt speed (exact integral of the held roll). The result does not depend
-    /// on how often this is called. A `time` before the engine time does nothing.
+    /// on how often this is called. A `time` before the engine time does nothing. With autoplay
+    /// on, every step due by `time` is taken at its own deadline (see `nextDeadline`).
     public mutating func advance(to time: Double) {
         guard time.isFinite, time > self.time else { return }
+        if configuration.autoplay.isOn { runAutoplay(until: time) }
+        integrate(to: time)
+    }
+
+    /// The physics of `advance(to:)` without autoplay steps.
+    mutating func integrate(to time: Double) {
+        guard time > self.time else { return }
         let dt = time - self.time
         self.time = time
         switch activity {
@@ -153,20 +164,13 @@ public struct CarouselEngine: Sendable {
     func isPinned(by v: Double) -> Bool {
         let g = geometry
         guard !g.wraps else { return false }
-        return (v < 0 && offset <= 0) || (v > 0 && offset >= g.maximumOffset)
+        return (v < 0 && offset <= g.minimumOffset) || (v > 0 && offset >= g.maximumOffset)
     }
 
-    /// The target offset of a slot: clamped into range unless cyclic.
-    func offset(ofSlot slot: Int) -> Double {
-        let g = geometry
-        guard g.count > 0 else { return 0 }
-        if g.wraps { return Double(slot) * g.pitch }
-        return Double(min(max(slot, 0), g.count - 1)) * g.pitch
-    }
-
-    /// The offset of the item nearest `offset` (clamped unless cyclic).
+    /// The offset of the snap (item, or group's first item) nearest `offset` (clamped unless cyclic).
     func nearestItemOffset(_ offset: Double) -> Double {
-        self.offset(ofSlot: nearestSlot(offset / geometry.pitch))
+        let grid = snapGrid
+        return grid.offset(ofSnap: grid.nearestSnap(offset))
     }
 
     /// Starts a motion from the current offset and velocity to `target`.
@@ -174,8 +178,13 @@ public struct CarouselEngine: Sendable {
         let motion: Motion = phase == .decelerating
             ? .release(startTime: time, offset: offset, velocity: velocity, target: target)
             : .spring(SnapMotion(startTime: time, startOffset: offset, startVelocity: velocity, target: target))
+        start(motion, phase: phase, source: source)
+    }
+
+    /// Runs `motion` from now, or lands at once when it has nothing to do.
+    mutating func start(_ motion: Motion, phase: CarouselPhase, source: InputSource) {
         if motion.isFinished(at: time) {
-            offset = target
+            offset = motion.target
             comeToRest()
         } else {
             activity = .moving(motion, phase: phase, source: source)
@@ -187,10 +196,12 @@ public struct CarouselEngine: Sendable {
         startMotion(to: nearestItemOffset(offset), velocity: velocity, phase: .snapping, source: source)
     }
 
-    /// Enters `idle`, remembers the resting offset and reports a changed resting item.
-    mutating func comeToRest() {
+    /// Enters `idle`, remembers the resting offset and reports a changed resting item; autoplay's
+    /// interval counts from `since` (seconds; default: the engine time).
+    mutating func comeToRest(since: Double? = nil) {
         activity = .idle
         restingOffset = offset
+        autoplayClock.restSince = max(autoplayClock.restSince, since ?? time)
         noteRestingIndex()
     }
 

@@ -51,4 +51,7 @@ public enum CarouselEvent: Hashable, Sendable {
     /// The carousel came to rest (phase `idle`) on a different item than the last time it
     /// rested (the daemon's `INDEX {index, previous}`). Either may be `nil` (no items).
     case cameToRest(index: Int?, previous: Int?)
+    /// The autoplay state changed (the daemon's STATE `autoplay`): an interaction paused it, a
+    /// step after the resume delay runs it again, or `setAutoplay` changed it.
+    case autoplayChanged(AutoplayState)
 }

@@ -46,11 +46,17 @@ public struct CarouselConfiguration: Hashable, Sendable {
     public var tilt: TiltSettings
     /// Outer scroll coupling: Δoffset = ratio · Δy. Default 0.8.
     public var outerScrollRatio: Double
+    /// Autoplay (attract mode); default off (`intervalSeconds` 0).
+    public var autoplay: AutoplaySettings
+    /// Group paging: every paging rule, `scrollTo`, tap-to-center and autoplay move by groups
+    /// of this many items and rest only on a group's first item. Default 1 (every item).
+    public var groupSize: Int
 
     public init(geometry: CarouselGeometry, initialIndex: Int = 0,
                 style: LayoutStyle = .linear(LinearStyle()), paging: PagingPolicy = .default,
                 dragThreshold: Double = 10, tilt: TiltSettings = TiltSettings(),
-                outerScrollRatio: Double = 0.8) {
+                outerScrollRatio: Double = 0.8, autoplay: AutoplaySettings = AutoplaySettings(),
+                groupSize: Int = 1) {
         self.geometry = geometry
         self.initialIndex = initialIndex
         self.style = style
@@ -58,6 +64,8 @@ public struct CarouselConfiguration: Hashable, Sendable {
         self.dragThreshold = dragThreshold
         self.tilt = tilt
         self.outerScrollRatio = outerScrollRatio
+        self.autoplay = autoplay
+        self.groupSize = groupSize
     }
 
     /// Checks every number for range and finiteness (bounds in `CarouselLimits` and below).
@@ -76,6 +84,19 @@ public struct CarouselConfiguration: Hashable, Sendable {
         } catch {
             throw .init(field: "tilt." + error.parameter.scenarioName, reason: error.reason(naming: \.scenarioName))
         }
+        guard groupSize >= 1, groupSize <= CarouselLimits.maximumCount else {
+            throw .init(field: "groupSize", reason: "must lie in 1…\(CarouselLimits.maximumCount)")
+        }
+        let longest = AutoplaySettings.maximumSeconds
+        if autoplay.intervalSeconds != 0 {
+            try check(autoplay.intervalSeconds, AutoplaySettings.minimumIntervalSeconds...longest, "autoplay.intervalS",
+                      "must be 0 (off) or lie in [\(AutoplaySettings.minimumIntervalSeconds), \(Int(longest))] seconds")
+        }
+        try check(autoplay.resumeSeconds, 0...longest, "autoplay.resumeS", "must lie in [0, \(Int(longest))] seconds")
+        guard autoplay.step != 0, abs(autoplay.step) <= AutoplaySettings.maximumStep else {
+            throw .init(field: "autoplay.step", reason: "must be a non-zero integer within ±\(AutoplaySettings.maximumStep)")
+        }
+        if case let .custom(custom) = style { try custom.validate() }
         switch paging {
         case .nearest: break
         case let .momentum(rate, maxItems):
@@ -89,6 +110,10 @@ public struct CarouselConfiguration: Hashable, Sendable {
             try check(threshold, 0...CarouselLimits.maximumSpeed, "paging.velocityThreshold", "must lie in [0, 1000000] pt/s")
         case let .distance(fraction):
             try check(fraction, 0...1, "paging.fraction", "must lie in [0, 1]")
+        case let .free(rate, sticky):
+            try check(rate, Deceleration.rateRange, "paging.decelerationRate",
+                      "must lie in [\(Deceleration.rateRange.lowerBound), \(Deceleration.rateRange.upperBound)]")
+            try check(sticky, 0...CarouselLimits.maximumSpeed, "paging.stickyVelocity", "must lie in [0, 1000000] pt/s (0 = never snap)")
         }
     }
 }

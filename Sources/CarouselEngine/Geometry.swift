@@ -33,6 +33,17 @@ public enum LayoutDirection: String, Hashable, Sendable, CaseIterable {
     case rightToLeft = "rtl"
 }
 
+/// Which point of an item rests on the same point of the viewport (Flickity `cellAlign`, Embla
+/// `align`): the reference point of `index` and of the offset rule.
+public enum ItemAlignment: String, Hashable, Sendable, CaseIterable {
+    /// Item `i`'s leading edge on the viewport's leading edge at offset `i · p`.
+    case start
+    /// Item `i`'s center on the viewport's center at offset `i · p` (UIKit's centered paging).
+    case center
+    /// Item `i`'s trailing edge on the viewport's trailing edge at offset `i · p`.
+    case end
+}
+
 /// The geometry of a carousel with UIKit `contentOffset` semantics (DESIGN §3).
 ///
 /// With pitch `p = itemAlong + spacing` and a leading inset of `(viewportAlong - itemAlong) / 2`,
@@ -52,10 +63,18 @@ public struct CarouselGeometry: Hashable, Sendable {
     public var count: Int
     /// Whether the carousel wraps around (infinite scrolling).
     public var cyclic: Bool
+    /// The reference point: at offset `i · p` item `i` is aligned to the viewport's start,
+    /// center or end. Default `center`.
+    public var align: ItemAlignment
+    /// Contained ends (Embla `containScroll: "trimSnaps"`, Flickity `contain`): a non-cyclic
+    /// carousel scrolls only as far as its first and last items' outer edges meet the viewport's
+    /// edges, never into blank space; snaps beyond are trimmed to those ends. Ignored when
+    /// cyclic. Default `false`.
+    public var contain: Bool
 
     public init(viewport: CarouselSize, item: CarouselSize, spacing: Double = 0,
                 axis: ScrollAxis = .horizontal, direction: LayoutDirection = .leftToRight,
-                count: Int, cyclic: Bool = false) {
+                count: Int, cyclic: Bool = false, align: ItemAlignment = .center, contain: Bool = false) {
         self.viewport = viewport
         self.item = item
         self.spacing = spacing
@@ -63,6 +82,8 @@ public struct CarouselGeometry: Hashable, Sendable {
         self.direction = direction
         self.count = count
         self.cyclic = cyclic
+        self.align = align
+        self.contain = contain
     }
 
     /// Viewport length along the scroll axis, points.
@@ -87,8 +108,49 @@ public struct CarouselGeometry: Hashable, Sendable {
     /// Whether wrapping is in effect (cyclic with at least one item).
     @inlinable public var wraps: Bool { cyclic && count > 0 }
 
-    /// The largest offset of a non-cyclic carousel, `(count - 1) * p` (0 when empty).
-    @inlinable public var maximumOffset: Double { Double(max(count - 1, 0)) * pitch }
+    /// Where the reference item's untransformed center lies relative to the viewport's center
+    /// along the axis (logical frame), points: `(w − W) / 2` for `start`, 0 for `center`,
+    /// `(W − w) / 2` for `end`.
+    @inlinable public var alignmentShift: Double {
+        switch align {
+        case .center: return 0
+        case .start: return (itemAlong - viewportAlong) / 2
+        case .end: return (viewportAlong - itemAlong) / 2
+        }
+    }
+
+    /// Whether the scroll range is contained (`contain`, non-cyclic, at least one item).
+    @inlinable public var isContained: Bool { contain && !wraps && count > 0 }
+
+    /// The contained scroll range. With the content `L = (n − 1) · p + w` long and `c` the offset
+    /// at which the viewport's start meets item 0's leading edge (0 for `start`, `(W − w) / 2`
+    /// for `center`, `W − w` for `end`): `[c, c + L − W]`; content shorter than the viewport
+    /// gets one offset, `c + a · (L − W)` with `a` = 0, ½, 1 for start, center, end (the whole
+    /// content aligned like one item).
+    var containedRange: (lower: Double, upper: Double) {
+        let W = viewportAlong, w = itemAlong
+        let length = Double(max(count - 1, 0)) * pitch + w
+        let c: Double, a: Double
+        switch align {
+        case .start: (c, a) = (0, 0)
+        case .center: (c, a) = ((W - w) / 2, 0.5)
+        case .end: (c, a) = (W - w, 1)
+        }
+        if length <= W {
+            let o = c + a * (length - W)
+            return (o, o)
+        }
+        return (c, c + length - W)
+    }
+
+    /// The smallest offset of a non-cyclic carousel: 0, or the contained range's start.
+    public var minimumOffset: Double { isContained ? containedRange.lower : 0 }
+
+    /// The largest offset of a non-cyclic carousel, `(count - 1) * p` (0 when empty), or the
+    /// contained range's end.
+    public var maximumOffset: Double {
+        isContained ? containedRange.upper : Double(max(count - 1, 0)) * pitch
+    }
 
     /// The length of one cycle, `count * p` (points).
     @inlinable public var cycleLength: Double { Double(count) * pitch }
@@ -128,9 +190,10 @@ public struct CarouselGeometry: Hashable, Sendable {
         return min(max(slot, 0), count - 1)
     }
 
-    /// `offset` clamped to the scroll range of a non-cyclic carousel (unchanged when cyclic).
+    /// `offset` clamped to the scroll range `[minimumOffset, maximumOffset]` of a non-cyclic
+    /// carousel (unchanged when cyclic).
     @inlinable public func clampOffset(_ offset: Double) -> Double {
-        wraps ? offset : min(max(offset, 0), maximumOffset)
+        wraps ? offset : min(max(offset, minimumOffset), maximumOffset)
     }
 }
 

@@ -5,6 +5,28 @@
 public enum Motion: Hashable, Sendable {
     case deceleration(DecelerationMotion)
     case spring(SnapMotion)
+    /// Free scroll's sticky release: the deceleration until `spring.startTime`, then the spring
+    /// (which starts from the deceleration's offset and velocity at that time).
+    case sticky(DecelerationMotion, SnapMotion)
+
+    /// A sticky free-scroll release: glide toward the free rest point `glideTarget` until the
+    /// speed has fallen to `snapSpeed` (pt/s), then spring to `snapTarget`. A release that
+    /// cannot glide (velocity away from `glideTarget`, too weak, or already no faster than
+    /// `snapSpeed`) is a plain release toward `snapTarget`.
+    public static func sticky(startTime: Double, offset: Double, velocity: Double, glideTarget: Double,
+                              snapTarget: Double, snapSpeed: Double) -> Motion {
+        guard abs(velocity) > snapSpeed,
+              let glide = DecelerationMotion(startTime: startTime, startOffset: offset, startVelocity: velocity,
+                                             target: glideTarget) else {
+            return .release(startTime: startTime, offset: offset, velocity: velocity, target: snapTarget)
+        }
+        // u · e^(−k τ) = snapSpeed, at the latest when the glide lands.
+        let tau = glide.startSpeed > snapSpeed
+            ? min(naturalLog(glide.startSpeed / snapSpeed) / glide.rate, glide.duration) : 0
+        let switchTime = startTime + tau
+        return .sticky(glide, SnapMotion(startTime: switchTime, startOffset: glide.offset(at: switchTime),
+                                         startVelocity: glide.velocity(at: switchTime), target: snapTarget))
+    }
 
     /// A release at `offset` with `velocity` (pt/s) toward `target`: a deceleration when the
     /// velocity points at the target, else a spring that turns the carousel around.
@@ -18,7 +40,7 @@ public enum Motion: Hashable, Sendable {
     public var target: Double {
         switch self {
         case let .deceleration(m): return m.target
-        case let .spring(m): return m.target
+        case let .spring(m), let .sticky(_, m): return m.target
         }
     }
 
@@ -26,6 +48,8 @@ public enum Motion: Hashable, Sendable {
         switch self {
         case let .deceleration(m): return m.offset(at: time)
         case let .spring(m): return m.offset(at: time)
+        case let .sticky(glide, spring):
+            return time < spring.startTime ? glide.offset(at: time) : spring.offset(at: time)
         }
     }
 
@@ -33,13 +57,23 @@ public enum Motion: Hashable, Sendable {
         switch self {
         case let .deceleration(m): return m.velocity(at: time)
         case let .spring(m): return m.velocity(at: time)
+        case let .sticky(glide, spring):
+            return time < spring.startTime ? glide.velocity(at: time) : spring.velocity(at: time)
+        }
+    }
+
+    /// The time the motion lands on `target`, seconds.
+    public var endTime: Double {
+        switch self {
+        case let .deceleration(m): return m.startTime + m.duration
+        case let .spring(m), let .sticky(_, m): return m.startTime + m.duration
         }
     }
 
     public func isFinished(at time: Double) -> Bool {
         switch self {
         case let .deceleration(m): return m.isFinished(at: time)
-        case let .spring(m): return m.isFinished(at: time)
+        case let .spring(m), let .sticky(_, m): return m.isFinished(at: time)
         }
     }
 
@@ -47,6 +81,8 @@ public enum Motion: Hashable, Sendable {
         switch self {
         case let .deceleration(m): return .deceleration(m.rescaled(by: factor, shiftedBy: shift))
         case let .spring(m): return .spring(m.rescaled(by: factor, shiftedBy: shift))
+        case let .sticky(glide, spring):
+            return .sticky(glide.rescaled(by: factor, shiftedBy: shift), spring.rescaled(by: factor, shiftedBy: shift))
         }
     }
 }

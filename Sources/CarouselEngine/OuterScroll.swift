@@ -18,6 +18,7 @@ extension CarouselEngine {
         let dt = self.time - outerScrollLastTime
         outerScrollLastY = y
         outerScrollLastTime = self.time
+        if dy != 0 { pauseAutoplayForInteraction() }
         guard geometry.count > 0, activity.allows(.outerScroll) else { return }
         if case .outerScrolling = activity {} else {
             guard dy != 0 else { return }

@@ -13,6 +13,12 @@ public enum PagingPolicy: Hashable, Sendable {
     /// Moved more than `fraction` of a pitch from the last resting offset → the next item in the
     /// move direction, else back to the last resting item (seed 004, 1/8 there).
     case distance(fraction: Double)
+    /// Free scroll (Swiper `freeMode`, Flickity `freeScroll`, Embla `dragFree`): the release
+    /// decelerates with UIScrollView's rate and stops wherever it stops, no snap (non-cyclic:
+    /// at most at an end). With `stickyVelocity` > 0 (pt/s) it glides the same way until its
+    /// speed has fallen to `stickyVelocity` and then springs to the snap nearest its free rest
+    /// point (a release slower than that snaps at once); 0 = never snap.
+    case free(decelerationRate: Double, stickyVelocity: Double)
 
     /// The default: `momentum` with UIScrollView's normal rate 0.998 and no item limit.
     public static let `default` = PagingPolicy.momentum(decelerationRate: 0.998, maxItemsPerFling: nil)
@@ -28,15 +34,24 @@ public enum PagingPolicy: Hashable, Sendable {
     /// - Returns: the slot `k`; the caller clamps it to `[0, n - 1]` unless cyclic and moves to
     ///   `k · p`.
     public func targetSlot(offset: Double, velocity: Double, pitch: Double, restingOffset: Double) -> Int {
-        let position = offset / pitch
+        targetSnap(offset: offset, velocity: velocity, restingOffset: restingOffset, snapLength: pitch) { $0 / pitch }
+    }
+
+    /// The target snap for a release, with the rules above written in snap coordinates: `u`
+    /// maps an offset to its fractional snap index (`offset / p` without groups), and
+    /// `snapLength` (points, `g · p`) is the distance `distance`'s fraction refers to. With
+    /// groups every rule therefore moves by whole groups; `maxItemsPerFling` counts groups.
+    func targetSnap(offset: Double, velocity: Double, restingOffset: Double, snapLength: Double,
+                    coordinate u: (Double) -> Double) -> Int {
+        let position = u(offset)
         switch self {
         case .nearest:
             return nearestSlot(position)
         case let .momentum(rate, maxItems):
             let projected = Deceleration.restOffset(from: offset, velocity: velocity, rate: rate)
-            var slot = nearestSlot(projected / pitch)
+            var slot = nearestSlot(u(projected))
             if let maxItems {
-                let origin = nearestSlot(restingOffset / pitch)
+                let origin = nearestSlot(u(restingOffset))
                 let limit = max(maxItems, 0)
                 slot = min(max(slot, origin - limit), origin + limit)
             }
@@ -47,9 +62,12 @@ public enum PagingPolicy: Hashable, Sendable {
             return nearestSlot(position)
         case let .distance(fraction):
             let moved = offset - restingOffset
-            if moved > fraction * pitch { return saturatingInt(position.rounded(.down)) + 1 }
-            if moved < -fraction * pitch { return saturatingInt(position.rounded(.up)) - 1 }
-            return nearestSlot(restingOffset / pitch)
+            if moved > fraction * snapLength { return saturatingInt(position.rounded(.down)) + 1 }
+            if moved < -fraction * snapLength { return saturatingInt(position.rounded(.up)) - 1 }
+            return nearestSlot(u(restingOffset))
+        case let .free(rate, _):
+            // The snap nearest the free rest point (the engine itself does not snap a free release).
+            return nearestSlot(u(Deceleration.restOffset(from: offset, velocity: velocity, rate: rate)))
         }
     }
 }

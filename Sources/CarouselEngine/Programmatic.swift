@@ -7,6 +7,7 @@ extension CarouselEngine {
         advance(to: time)
         guard offset.isFinite else { return }
         if case .dragging = activity { return }
+        pauseAutoplayForInteraction()
         activity = .idle
         self.offset = geometry.count > 0 ? geometry.clampOffset(CarouselLimits.coordinate(offset)) : 0
         normalise()
@@ -14,7 +15,8 @@ extension CarouselEngine {
         noteRestingIndex()
     }
 
-    /// Scrolls to item `index` (clamped into `[0, count − 1]`): animated with the scroll
+    /// Scrolls to item `index` (clamped into `[0, count − 1]`; with groups, to the first item of
+    /// its group): animated with the scroll
     /// animation (phase `animating`) or at once. In cyclic mode the shortest way round (a tie at
     /// exactly half a cycle goes forward). Ignored while a finger is down; suspends outer scroll
     /// and tilt.
@@ -23,9 +25,18 @@ extension CarouselEngine {
         let g = geometry
         guard g.count > 0, activity.allows(.scrollTo) else { return }
         suspendTilt()
-        let clamped = min(max(index, 0), g.count - 1)
-        let slot = g.wraps ? Cyclic.nearestSlot(of: clamped, toPosition: offset / g.pitch, count: g.count) : clamped
-        let target = Double(slot) * g.pitch
+        pauseAutoplayForInteraction()
+        let grid = snapGrid
+        // With groups, the group's first item (the only place the carousel rests); contained,
+        // the snap the item belongs to.
+        let snap = grid.snap(containingSlot: min(max(index, 0), g.count - 1))
+        let target: Double
+        if g.wraps {
+            let first = grid.slot(ofSnap: snap)
+            target = Double(Cyclic.nearestSlot(of: first, toPosition: offset / g.pitch, count: g.count)) * g.pitch
+        } else {
+            target = grid.offset(ofSnap: snap)
+        }
         let v = velocity
         activity = .idle
         if animated {

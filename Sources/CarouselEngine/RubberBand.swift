@@ -18,6 +18,18 @@ public enum RubberBand {
         return (1 / (1 - ratio) - 1) * d / coefficient
     }
 
+    /// A raw (finger-driven) offset mapped into `[minimum, maximum]` with rubber banding outside.
+    public static func offset(raw: Double, minimum: Double, maximum: Double, dimension d: Double) -> Double {
+        if minimum == 0 { return offset(raw: raw, maximum: maximum, dimension: d) }
+        return minimum + offset(raw: raw - minimum, maximum: maximum - minimum, dimension: d)
+    }
+
+    /// Inverse of `offset(raw:minimum:maximum:dimension:)`.
+    public static func raw(offset: Double, minimum: Double, maximum: Double, dimension d: Double) -> Double {
+        if minimum == 0 { return raw(offset: offset, maximum: maximum, dimension: d) }
+        return minimum + raw(offset: offset - minimum, maximum: maximum - minimum, dimension: d)
+    }
+
     /// A raw (finger-driven) offset mapped into `[0, maximum]` with rubber banding outside.
     public static func offset(raw: Double, maximum: Double, dimension d: Double) -> Double {
         if raw < 0 { return -displacement(-raw, dimension: d) }

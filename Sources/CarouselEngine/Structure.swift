@@ -33,17 +33,20 @@ extension CarouselEngine {
         // Items beyond the new count are gone: an offset past the last item (or, cyclic, past the
         // end of the new cycle) comes back to the last item.
         let limit = g.wraps ? g.cycleLength : g.maximumOffset
+        let lower = g.minimumOffset
         if g.wraps ? offset >= limit : offset > limit { offset = g.maximumOffset }
-        if offset < 0 { offset = 0 }
+        if offset < lower { offset = lower }
         if g.wraps ? restingOffset >= limit : restingOffset > limit { restingOffset = g.maximumOffset }
-        if restingOffset < 0 { restingOffset = 0 }
+        if restingOffset < lower { restingOffset = lower }
         switch activity {
         case let .moving(motion, phase, source):
             let keep = min(targetIndex ?? 0, newCount - 1)
             let slot = g.wraps ? Cyclic.nearestSlot(of: keep, toPosition: offset / p, count: newCount) : keep
             let v = offset == motion.offset(at: time) ? motion.velocity(at: time) : 0
+            let grid = snapGrid
             activity = .idle
-            startMotion(to: Double(slot) * p, velocity: v, phase: phase, source: source)
+            startMotion(to: grid.offset(ofSnap: grid.snap(containingSlot: slot)), velocity: v, phase: phase,
+                        source: source)
         case .idle:
             restingOffset = offset
             noteRestingIndex()
@@ -70,7 +73,20 @@ extension CarouselEngine {
         if let direction { g.direction = direction }
         configuration.geometry = g
         shiftOffsets(by: 0, scale: g.pitch / oldPitch)
+        // A contained range depends on the viewport: a carousel at rest stays inside it.
+        if g.isContained, case .idle = activity {
+            offset = g.clampOffset(offset)
+            restingOffset = offset
+        }
         normalise()
+    }
+
+    /// Changes the layout style at run time (`set_style`). Not an input: nothing moves, only the
+    /// attributes of the visible items change. Check it first with `CarouselConfiguration.validate()`
+    /// (or `CustomStyle.validate()`) to report bad numbers; the styles never produce non-finite output.
+    public mutating func setStyle(_ style: LayoutStyle, at time: Double) {
+        advance(to: time)
+        configuration.style = style
     }
 
     /// Replaces the configuration (a reload): geometry changes go through `resize` and
@@ -79,6 +95,12 @@ extension CarouselEngine {
     public mutating func reconfigure(_ new: CarouselConfiguration, at time: Double) {
         advance(to: time)
         let ng = new.geometry
+        if ng.align != geometry.align || ng.contain != geometry.contain {
+            configuration.geometry.align = ng.align
+            configuration.geometry.contain = ng.contain
+            offset = geometry.clampOffset(offset)
+            restingOffset = geometry.clampOffset(restingOffset)
+        }
         if ng.cyclic != geometry.cyclic {
             let index = geometry.index(atOffset: offset)
             activity = .idle
@@ -93,6 +115,11 @@ extension CarouselEngine {
         configuration.paging = new.paging
         configuration.dragThreshold = new.dragThreshold
         configuration.outerScrollRatio = new.outerScrollRatio
+        configuration.groupSize = new.groupSize
+        // The user's pause is runtime state, not configuration: a reload keeps it.
+        var autoplay = new.autoplay
+        autoplay.paused = configuration.autoplay.paused
+        applyAutoplay(autoplay, replacing: configuration.autoplay)
         let t = new.tilt
         setTilt(enabled: t.enabled, mode: t.mode, deadZoneDegrees: t.deadZoneDegrees, maxDegrees: t.maxDegrees,
                 maxItemsPerSecond: t.maxItemsPerSecond, at: time)

@@ -19,7 +19,11 @@ extension CarouselEngine {
         let g = geometry
         // Re-arm only while no higher input owns the carousel: "back in the dead zone" counts
         // after the higher input is over.
-        if TiltMapping.isInDeadZone(rollDegrees, settings), activity.allows(.tilt) { tiltArmed = true }
+        if TiltMapping.isInDeadZone(rollDegrees, settings) {
+            if activity.allows(.tilt) { tiltArmed = true }
+        } else if settings.enabled {
+            pauseAutoplayForInteraction()
+        }
         if !settings.enabled || g.count == 0 || TiltMapping.isAtRest(rollDegrees, settings) {
             endTilt()
             return
@@ -27,7 +31,7 @@ extension CarouselEngine {
         switch activity {
         case let .tilting(base):
             applyTiltPosition(base: base)
-        case .idle, .moving(_, _, .tilt):
+        case .idle, .moving(_, _, .tilt), .moving(_, _, .autoplay):
             guard tiltArmed else { return }
             var base = nearestItemOffset(offset)
             if case let .moving(motion, _, _) = activity { base = motion.target }

@@ -5,11 +5,13 @@ extension CarouselEngine {
     public mutating func dragBegan(location: Double, at time: Double) {
         advance(to: time)
         guard geometry.count > 0, location.isFinite else { return }
+        pauseAutoplayForInteraction()
         let location = CarouselLimits.coordinate(location)
         var interrupted = true
         if case .idle = activity { interrupted = false }
         let g = geometry
-        let raw = g.wraps ? offset : RubberBand.raw(offset: offset, maximum: g.maximumOffset, dimension: g.viewportAlong)
+        let raw = g.wraps ? offset : RubberBand.raw(offset: offset, minimum: g.minimumOffset, maximum: g.maximumOffset,
+                                                     dimension: g.viewportAlong)
         activity = .dragging(DragState(
             tracker: DragTracker(location: location, time: self.time, threshold: configuration.dragThreshold),
             rawStartOffset: raw, interruptedMotion: interrupted))
@@ -40,7 +42,9 @@ extension CarouselEngine {
         guard drag.tracker.hasCrossed else {
             activity = .idle
             if !tapItem(location: drag.tracker.startLocation, cross: nil) {
-                if drag.interruptedMotion {
+                if drag.interruptedMotion, case .free(_, 0) = configuration.paging {
+                    comeToRest()  // free scroll: a touch stops a glide where it is (Flickity)
+                } else if drag.interruptedMotion {
                     snapToNearest(source: .drag)
                 } else {
                     noteRestingIndex()
@@ -65,13 +69,14 @@ extension CarouselEngine {
         advance(to: time)
         guard geometry.count > 0, offset.isFinite else { return }
         suspendTilt()
+        pauseAutoplayForInteraction()
         let g = geometry
         if g.wraps {
             let o = CarouselLimits.coordinate(offset)
             let cycle = g.cycleLength
             self.offset = o + ((self.offset - o) / cycle).rounded() * cycle
         } else {
-            self.offset = min(max(offset, -g.viewportAlong), g.maximumOffset + g.viewportAlong)
+            self.offset = min(max(offset, g.minimumOffset - g.viewportAlong), g.maximumOffset + g.viewportAlong)
         }
         release(velocity: velocity.isFinite ? CarouselLimits.speed(velocity) : 0)
     }
@@ -83,6 +88,7 @@ extension CarouselEngine {
     public mutating func tap(location: Double, cross: Double? = nil, at time: Double) {
         advance(to: time)
         if case .dragging = activity { return }
+        pauseAutoplayForInteraction()
         _ = tapItem(location: location, cross: cross)
         normalise()
     }
@@ -93,17 +99,38 @@ extension CarouselEngine {
         guard drag.tracker.hasCrossed else { return }
         let g = geometry
         let raw = drag.rawStartOffset + fingerSign * drag.tracker.travel(to: location)
-        offset = g.wraps ? raw : RubberBand.offset(raw: raw, maximum: g.maximumOffset, dimension: g.viewportAlong)
+        offset = g.wraps ? raw : RubberBand.offset(raw: raw, minimum: g.minimumOffset, maximum: g.maximumOffset,
+                                                   dimension: g.viewportAlong)
         normalise()
     }
 
     /// Applies the paging policy to a release at the current offset with content `velocity`.
     mutating func release(velocity: Double) {
-        let g = geometry
-        let slot = configuration.paging.targetSlot(offset: offset, velocity: velocity, pitch: g.pitch,
-                                                   restingOffset: restingOffset)
+        if case let .free(rate, sticky) = configuration.paging {
+            releaseFree(velocity: velocity, rate: rate, stickyVelocity: sticky)
+            return
+        }
+        let grid = snapGrid
+        let snap = configuration.paging.targetSnap(offset: offset, velocity: velocity, restingOffset: restingOffset,
+                                                   snapLength: grid.groupLength, coordinate: grid.coordinate)
         activity = .idle
-        startMotion(to: self.offset(ofSlot: slot), velocity: velocity, phase: .decelerating, source: .drag)
+        startMotion(to: grid.offset(ofSnap: snap), velocity: velocity, phase: .decelerating, source: .drag)
+        normalise()
+    }
+
+    /// Free scroll: decelerate to UIScrollView's rest point (clamped into the scroll range) and
+    /// stay there, or, sticky, glide until `stickyVelocity` and spring to the nearest snap.
+    mutating func releaseFree(velocity: Double, rate: Double, stickyVelocity: Double) {
+        let rest = geometry.clampOffset(Deceleration.restOffset(from: offset, velocity: velocity, rate: rate))
+        activity = .idle
+        if stickyVelocity > 0 {
+            let grid = snapGrid
+            let motion = Motion.sticky(startTime: time, offset: offset, velocity: velocity, glideTarget: rest,
+                                       snapTarget: grid.offset(ofSnap: grid.nearestSnap(rest)), snapSpeed: stickyVelocity)
+            start(motion, phase: .decelerating, source: .drag)
+        } else {
+            startMotion(to: rest, velocity: velocity, phase: .decelerating, source: .drag)
+        }
         normalise()
     }
 
@@ -119,7 +146,9 @@ extension CarouselEngine {
         suspendTilt()
         let v = velocity
         activity = .idle
-        startMotion(to: Double(hit.slot) * g.pitch, velocity: v, phase: .animating, source: .scrollTo)
+        let grid = snapGrid
+        startMotion(to: grid.offset(ofSnap: grid.snap(containingSlot: hit.slot)), velocity: v, phase: .animating,
+                    source: .scrollTo)
         return true
     }
 }

@@ -47,6 +47,13 @@ public struct Transform3D: Hashable, Sendable {
         return Transform3D(1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, 0, 0, 0, 1)
     }
 
+    /// `CATransform3DMakeRotation(angle, 0, 0, 1)`: rotation about the z axis, `angle` in radians
+    /// (x turns toward y).
+    @inlinable public static func rotationZ(_ angle: Double) -> Transform3D {
+        let c = cosine(angle), s = sine(angle)
+        return Transform3D(c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+    }
+
     /// Identity with `m34 = -1 / eyeDistance` (points), Core Animation's perspective idiom.
     @inlinable public static func perspective(eyeDistance: Double) -> Transform3D {
         var t = Transform3D.identity

@@ -5,16 +5,23 @@ extension CarouselEngine {
     public static let maximumVisibleSlots = 4096
 
     /// The attributes of every item whose (transformed) frame can intersect the viewport, sorted
-    /// by unwrapped slot. Only slots within the style's `maximumVisibleDistance` of the viewport
-    /// center are enumerated.
+    /// by unwrapped slot. Only slots within the style's `maximumVisibleDistance` of the reference
+    /// point (plus |`alignmentShift`|) are enumerated. Styles see the distance from the
+    /// reference point, `d = (i − position) · p`; with `start`/`end` alignment the whole styled
+    /// picture is then moved by `alignmentShift`, so the reference item looks as a centered item
+    /// does, only at the viewport's start or end.
     public func visibleItems() -> [ItemAttributes] {
         let g = geometry
         guard g.count > 0 else { return [] }
         let p = g.pitch
         let shown = displayedOffset
         let styleGeometry = g.styleGeometry
-        let reach = configuration.style.maximumVisibleDistance(geometry: styleGeometry)
+        let shift = g.alignmentShift
+        var reach = configuration.style.maximumVisibleDistance(geometry: styleGeometry)
         guard reach.isFinite, reach >= 0 else { return [] }
+        // Aligned to the start or end, the styled picture moves by `shift`: items up to |shift|
+        // further from the reference point can reach the viewport.
+        if shift != 0 { reach += abs(shift) }
         var first = saturatingInt(((shown - reach) / p).rounded(.up))
         var last = saturatingInt(((shown + reach) / p).rounded(.down))
         if !g.wraps {
@@ -32,7 +39,8 @@ extension CarouselEngine {
         items.reserveCapacity(last - first + 1)
         for slot in first...last {
             let distance = Double(slot) * p - shown
-            let output = configuration.style.output(distance: distance, geometry: styleGeometry)
+            var output = configuration.style.output(distance: distance, geometry: styleGeometry)
+            if shift != 0 { output.centerOffset += shift }
             let index = g.wraps ? Cyclic.wrap(slot, g.count) : slot
             let instance = g.wraps ? Cyclic.instance(slot, g.count) : 0
             items.append(LayoutMapping.attributes(of: output, index: index, instance: instance, slot: slot,
@@ -50,7 +58,7 @@ extension CarouselConfiguration {
     public var maximumVisibleItemCount: Int {
         let g = geometry
         guard g.count > 0 else { return 0 }
-        let reach = style.maximumVisibleDistance(geometry: g.styleGeometry)
+        let reach = style.maximumVisibleDistance(geometry: g.styleGeometry) + abs(g.alignmentShift)
         guard reach.isFinite, reach >= 0 else { return 0 }
         let slots = (2 * reach / g.pitch).rounded(.down) + 1
         var bound = Double(CarouselEngine.maximumVisibleSlots)

@@ -18,6 +18,9 @@ public enum LayoutStyle: Hashable, Sendable {
     case rotary(RingStyle)
     /// iCarousel-style cylinder: cards on the outside of a turning cylinder, facing outward.
     case cylinder(RingStyle)
+    /// A parametric look (Swiper's `creativeEffect`): translation, rotation, scale and opacity
+    /// for the previous and the next item, interpolated by distance up to a limit.
+    indirect case custom(CustomStyle)
 
     /// Eye distance of the 3D styles' perspective, points: their transforms carry
     /// `m34 = −1 / 500`, the value iCarousel uses.
@@ -45,6 +48,7 @@ public enum LayoutStyle: Hashable, Sendable {
         case .coverFlow(let style): raw = style.output(distance: d, geometry: geometry)
         case .rotary(let style): raw = style.rotaryOutput(distance: d, geometry: geometry)
         case .cylinder(let style): raw = style.cylinderOutput(distance: d, geometry: geometry)
+        case .custom(let style): raw = style.output(distance: d, geometry: geometry)
         }
         return raw.finite()
     }
@@ -66,6 +70,7 @@ public enum LayoutStyle: Hashable, Sendable {
         case .coverFlow(let style): bound = style.maximumVisibleDistance(geometry: geometry)
         case .rotary(let style), .cylinder(let style):
             bound = style.maximumVisibleDistance(geometry: geometry)
+        case .custom(let style): bound = style.maximumVisibleDistance(geometry: geometry)
         }
         return StyleMath.clamp(bound, 0, LayoutStyle.distanceLimit)
     }
