@@ -226,7 +226,8 @@ final class DaemonRuntime {
                 gid = g
             }
             do {
-                listenFD = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid)
+                listenFD = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid,
+                                                  backlog: UnixListener.backlog(maxClients: server.maxClients))
                 ownedSocketPath = server.socketPath
             } catch {
                 log.error("cannot listen: \(error.description)")
