@@ -67,7 +67,8 @@ let package = Package(
 // no main (libFuzzer supplies it), so the normal `swift build` and `swift test` must not see them.
 // Each calls one public entry point: a renamed internal needs no change here.
 if Context.environment["CAROUSELD_FUZZ"] == "1" {
-    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Fuzz/FuzzSupport"))
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzWireJSON", ["CarouselProtocol"]),
         ("FuzzRequestDecoder", ["CarouselProtocol"]),

@@ -34,3 +34,9 @@ private func same(_ a: Calibration, _ b: Calibration) -> Bool {
     let right = [b.gyroBias, b.accelOffset, b.accelScale].flatMap { [$0.x, $0.y, $0.z] } + [b.neutralRoll, b.neutralPitch]
     return zip(left, right).allSatisfy { nearlyEqual($0, $1) }
 }
+
+/// The executable's entry point (see `runFuzzer`).
+@_cdecl("FuzzCalibrationFile_main")
+public func FuzzCalibrationFileMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, fuzzCalibrationFile)
+}

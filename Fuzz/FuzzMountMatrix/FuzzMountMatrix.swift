@@ -28,3 +28,9 @@ public func fuzzMountMatrix(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     }
     return 0
 }
+
+/// The executable's entry point (see `runFuzzer`).
+@_cdecl("FuzzMountMatrix_main")
+public func FuzzMountMatrixMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, fuzzMountMatrix)
+}

@@ -23,3 +23,9 @@ public func fuzzRecordingLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     }
     return 0
 }
+
+/// The executable's entry point (see `runFuzzer`).
+@_cdecl("FuzzRecordingLines_main")
+public func FuzzRecordingLinesMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, fuzzRecordingLines)
+}

@@ -33,3 +33,9 @@ public func fuzzRequestDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     guard framer.pendingByteCount <= LineFramer.requestLimit else { fuzzFailure("framer holds \(framer.pendingByteCount) bytes") }
     return 0
 }
+
+/// The executable's entry point (see `runFuzzer`).
+@_cdecl("FuzzRequestDecoder_main")
+public func FuzzRequestDecoderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, fuzzRequestDecoder)
+}

@@ -30,7 +30,8 @@ public func fuzzScanElementType(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     return 0
 }
 
-/// The context file, in a private directory made once per fuzzing process.
+/// The context file, in a private directory made once per fuzzing process (under
+/// `$CAROUSEL_FUZZ_TMP`, else /tmp).
 private nonisolated(unsafe) var contextPath: String?
 
 /// Opens a one-device XML context whose `accel_x` has the given scan-element format; nil when
@@ -59,9 +60,14 @@ private func accelX(format: String) -> (context: IIOContext, channel: IIOChannel
 
 private func preparedPath() -> String? {
     if let contextPath { return contextPath }
-    var template = Array("/tmp/carousel-fuzz-scan-XXXXXX".utf8CString)
-    guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress) }) else { return nil }
-    let path = String(cString: dir) + "/context.xml"
+    // scripts/fuzz points CAROUSEL_FUZZ_TMP at a directory it removes when it ends.
+    let parent = getenv("CAROUSEL_FUZZ_TMP").map { String(cString: $0) } ?? "/tmp"
+    var template = Array("\(parent)/carousel-fuzz-scan-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+    }
+    guard let made else { return nil }
+    let path = made + "/context.xml"
     contextPath = path
     return path
 }
@@ -79,4 +85,10 @@ private func escaped(_ text: String) -> String {
         }
     }
     return out
+}
+
+/// The executable's entry point (see `runFuzzer`).
+@_cdecl("FuzzScanElementType_main")
+public func FuzzScanElementTypeMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, fuzzScanElementType)
 }

@@ -32,3 +32,9 @@ private func check(_ error: WireJSONParseError, size: Int, bytes: UnsafeBufferPo
     guard position.line >= 1, position.column >= 1 else { fuzzFailure("line/column \(position) for offset \(error.offset)") }
     _ = error.description
 }
+
+/// The executable's entry point (see `runFuzzer`).
+@_cdecl("FuzzWireJSON_main")
+public func FuzzWireJSONMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, fuzzWireJSON)
+}
