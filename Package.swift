@@ -78,3 +78,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (docs/PERFORMANCE.md "Fuzzing"): declared only when CAROUSELD_FUZZ=1, which
+// scripts/fuzz sets when it builds them with -sanitize=fuzzer,address into .build/fuzz. They have
+// no main (libFuzzer supplies it), so the normal `swift build` and `swift test` must not see them.
+// Each calls one public entry point: a renamed internal needs no change here.
+if Context.environment["CAROUSELD_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Fuzz/FuzzSupport"))
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzWireJSON", ["CarouselProtocol"]),
+        ("FuzzRequestDecoder", ["CarouselProtocol"]),
+        ("FuzzCalibrationFile", ["MotionFusion"]),
+        ("FuzzRecordingLines", ["MotionFusion"]),
+        ("FuzzMountMatrix", ["MotionFusion"]),
+        ("FuzzScanElementType", ["IIOSensors"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: target.name, dependencies: target.dependencies + ["FuzzSupport"], path: "Fuzz/\(target.name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: target.name, targets: [target.name]))
+    }
+}

@@ -37,6 +37,31 @@ import Glibc
         #expect(result.standardOutput == "")
     }
 
+    /// Each service verifies without a warning and its exposure (`systemd-analyze security
+    /// --offline=true`, systemd 252) is at most the score docs/SERVICE.md gives: a change that
+    /// weakens a unit fails here.
+    @Test(arguments: [("carouseld.service", 1.2), ("carouseld-web.service", 1.1)])
+    func verifiesAndExposureIsAtMostTheDocumentedScore(unit: String, documented: Double) throws {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let text = try #require(readTextFile(Self.root + "/systemd/" + unit))
+        let command = unit == "carouseld.service" ? TestPaths.product("carouseld") : Self.root + "/scripts/carouseld-web"
+        let patched = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("ExecStart=") ? "ExecStart=\(command)" : String(line)
+        }.joined(separator: "\n")
+        #expect(ServiceTestSupport.writeFile(directory + "/" + unit, patched))
+        let verify = ServiceTestSupport.run(["systemd-analyze", "verify", "./" + unit], in: directory)
+        #expect(verify.status == 0 && verify.standardError == "" && verify.standardOutput == "",
+                "systemd-analyze verify \(unit): \(verify.standardError)")
+        let result = ServiceTestSupport.run(["systemd-analyze", "security", "--offline=true", "--no-pager", "./" + unit],
+                                            in: directory)
+        let marker = "Overall exposure level for \(unit): "
+        let line = try #require(result.standardOutput.split(separator: "\n").first { $0.contains(marker) },
+                                "no score from systemd-analyze security: \(result.standardOutput.suffix(400)) \(result.standardError)")
+        let score = try #require(line.split(separator: " ").compactMap { Double($0) }.last, "\(line)")
+        #expect(score <= documented, "\(unit): exposure \(score), docs/SERVICE.md says \(documented)")
+        #expect(readTextFile(Self.root + "/docs/SERVICE.md")?.contains("`\(unit)` \(documented)") == true)
+    }
+
     /// The check above really checks: a unit with an unknown key is reported.
     @Test func verifyReportsAnUnknownKey() throws {
         let directory = ServiceTestSupport.temporaryDirectory()
@@ -68,7 +93,8 @@ import Glibc
         #expect(s["DeviceAllow"] == ["char-iio rw"])
         #expect(s["CapabilityBoundingSet"] == [""])
         #expect(s["RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK"])
-        #expect(s["SystemCallFilter"] == ["@system-service"])
+        #expect(s["SystemCallFilter"] == ["@system-service", "~@privileged @resources"])
+        #expect(s["UMask"] == ["0077"] && s["ProcSubset"] == ["pid"] && s["PrivateMounts"] == ["yes"])
         #expect(s["ProtectSystem"] == ["strict"] && s["ProtectHome"] == ["yes"] && s["PrivateTmp"] == ["yes"])
         #expect(s["NoNewPrivileges"] == ["yes"])
         // These would break the daemon: read-only /sys, no udev events, no real peer uids.

@@ -6,8 +6,9 @@ import CarouselProtocol
 /// Replaces a file so that a reader (or a crash, or `kill -9`) sees either the whole old file or
 /// the whole new one, never a truncated mix:
 ///
-/// 1. write the new text to a temporary file in the same directory (`.NAME.tmp-XXXXXX`, from
-///    `mkstemp`, so it is on the same file system and `rename(2)` is atomic), `fsync` it;
+/// 0. remove the temporary files of earlier writers that died (`StaleTemporaryFiles`);
+/// 1. write the new text to a temporary file in the same directory (`.NAME.tmp-PID-XXXXXX`,
+///    from `mkstemp`, so it is on the same file system and `rename(2)` is atomic), `fsync` it;
 /// 2. if `NAME` exists, hard-link it to `NAME.bak` (through a temporary link renamed over any
 ///    older `.bak`, so `.bak` too is replaced atomically);
 /// 3. `rename(2)` the temporary file over `NAME`;
@@ -47,7 +48,8 @@ public struct AtomicFileWriter: Sendable {
     public func write(_ text: String, to path: String, keepBackup: Bool = true) throws(FileIOError) -> Bool {
         let directory = PathName.directory(of: path)
         let base = PathName.lastComponent(of: path)
-        var template = Array("\(directory)/.\(base).tmp-XXXXXX".utf8CString)
+        StaleTemporaryFiles.remove(base: base, in: directory, nowSeconds: Int64(time(nil)))
+        var template = Array("\(directory)/.\(base).tmp-\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw FileIOError(path: path, operation: "create a temporary file in \(directory)", errno: errno) }
         let tempPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -131,13 +131,16 @@ public enum CarouseldCommandLine {
         return loaded
     }
 
-    /// Checks what the configuration refers to, beyond its syntax: the replay file exists.
+    /// Checks what the configuration refers to, beyond its syntax: the replay file exists and
+    /// holds at least one valid sample.
     /// - Returns: problems as messages (empty when fine).
     public static func checkReferencedFiles(_ configuration: DaemonConfiguration, path: String?) -> [String] {
         var problems: [String] = []
         if configuration.sensor.source == .replay, access(configuration.sensor.replayFile, R_OK) != 0 {
             let reason = String(cString: strerror(errno))
             problems.append("\(location(of: "sensor", "replay_file", in: path)): [sensor] replay_file: cannot read '\(configuration.sensor.replayFile)': \(reason)")
+        } else if let problem = replayRecordingProblem(configuration, path: path) {
+            problems.append(problem)
         }
         return problems
     }

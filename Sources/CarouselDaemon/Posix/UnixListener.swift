@@ -28,8 +28,9 @@ public enum ListenerError: Error, Equatable, Sendable, CustomStringConvertible {
 enum UnixListener {
     /// Binds and listens on `path` (non-blocking, close-on-exec). A stale socket file left by a
     /// crashed daemon (connect → ECONNREFUSED) is replaced; a live one makes this fail with
-    /// `alreadyServed`. Then applies `mode` and, when given, the group `gid`.
-    static func bind(path: String, mode: UInt32, gid: UInt32?) throws(ListenerError) -> Int32 {
+    /// `alreadyServed`. Then applies `mode` and, when given, the group `gid`, and listens with
+    /// `backlog` pending connections (see `backlog(maxClients:)`).
+    static func bind(path: String, mode: UInt32, gid: UInt32?, backlog: Int32 = 128) throws(ListenerError) -> Int32 {
         var address = sockaddr_un()
         let length = clinux_sockaddr_un(&address, path)
         guard length > 0 else { throw .pathTooLong(path: path) }
@@ -47,7 +48,7 @@ enum UnixListener {
             do throws(SystemError) {
                 try syscall("chmod \(path)") { chmod(path, mode_t(mode)) }
                 if let gid { try syscall("chown \(path)") { chown(path, uid_t.max, gid_t(gid)) } }
-                try syscall("listen \(path)") { listen(fd, 128) }
+                try syscall("listen \(path)") { listen(fd, backlog) }
             } catch {
                 _ = unlink(path)
                 throw ListenerError.system(error)
@@ -57,6 +58,14 @@ enum UnixListener {
             close(fd)
             throw error
         }
+    }
+
+    /// The listen backlog for `max_clients` connections: room for all of them to connect at once
+    /// (a burst of `max_clients` non-blocking connects must not see `EAGAIN` while the daemon is
+    /// busy), at least 128. The kernel caps it at `net.core.somaxconn` (4096 by default since
+    /// Linux 5.4, the largest `max_clients`).
+    static func backlog(maxClients: Int) -> Int32 {
+        Int32(clamping: max(128, maxClients))
     }
 
     /// Binds; false on EADDRINUSE. Other errors name `path` (ENOENT alone does not say that the

@@ -230,7 +230,8 @@ final class DaemonRuntime {
                 gid = g
             }
             do {
-                let fd = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid)
+                let fd = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid,
+                                               backlog: UnixListener.backlog(maxClients: server.maxClients))
                 listener = FileDescriptor(rawValue: fd)
                 ownedSocketPath = server.socketPath
             } catch {

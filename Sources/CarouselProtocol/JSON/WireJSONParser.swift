@@ -208,7 +208,19 @@ public struct WireJSONParser {
                 index = start
                 throw fail("number out of range")
             }
+            // 1e-400 reads as 0 and 1e-320 as a subnormal that keeps a few bits: a value other
+            // than the one written. Only an exact zero may come out below the normal range.
+            if abs(value) < Double.leastNormalMagnitude, !mantissaIsZero(bytes[start..<index]) {
+                index = start
+                throw fail("number too small (below 2.2250738585072014e-308, it underflows)")
+            }
             return value
+        }
+
+        /// Whether the digits before the exponent are all `0` (`0.000e5` is an exact zero).
+        func mantissaIsZero(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            !text.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+                .contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
         }
 
         func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }

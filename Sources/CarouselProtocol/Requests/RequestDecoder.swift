@@ -142,8 +142,11 @@ public enum RequestDecoder {
             return n
         }
 
+        /// Absent means the default; `null` is a `bad_field`, not "absent": read as absent,
+        /// `"enable": null` would turn watching on.
         func optionalBool(_ name: String) throws(ProtocolError) -> Bool? {
-            guard let v = object[name], !v.isNull else { return nil }
+            guard let v = object[name] else { return nil }
+            if v.isNull { throw bad(name, "expected a boolean, got null (omit the field for the default)") }
             guard let b = v.boolValue else { throw bad(name, "expected a boolean, got \(v.typeName)") }
             return b
         }
