@@ -21,7 +21,7 @@ enum TiltCommand {
         options: [
             OptionSpec("--input", short: "-i", value: "FILE", help: "Recording to read (required)."),
             OptionSpec("--format", value: "FORMAT", help: "auto|native|xio|broad|ncsu (default auto: from the header)."),
-            OptionSpec("--method", value: "METHOD", help: "fusion|complementary|accel (default fusion)."),
+            OptionSpec("--method", value: "METHOD", help: "inertial|fusion|complementary|accel (default inertial)."),
             OptionSpec("--gain", value: "G", help: "Accelerometer correction rate, 1/s (default 0.5)."),
             OptionSpec("--lowpass-hz", value: "F", help: "Butterworth low-pass of the accelerometer, Hz (default off; 0 = off)."),
         ],
@@ -33,10 +33,10 @@ enum TiltCommand {
             throw CommandError(.usage, "tilt: --input FILE is required (see 'carouselctl tilt --help')")
         }
         let formatName = try args.choice("--format", ["auto"] + RecordingFormat.allCases.map(\.rawValue)) ?? "auto"
-        let methodName = try args.choice("--method", EstimationMethod.allCases.map(\.rawValue)) ?? EstimationMethod.fusion.rawValue
+        let methodName = try args.choice("--method", EstimationMethod.allCases.map(\.rawValue)) ?? AttitudeEstimator.Configuration().method.rawValue
         let gain = try args.double("--gain", in: 0...1000)
         let lowpass = try args.double("--lowpass-hz", in: 0...100_000)
-        let method = EstimationMethod(rawValue: methodName) ?? .fusion
+        let method = EstimationMethod(rawValue: methodName) ?? AttitudeEstimator.Configuration().method
         let report = TiltReport(
             format: RecordingFormat(rawValue: formatName),
             configuration: AttitudeEstimator.Configuration(method: method, gain: gain,
