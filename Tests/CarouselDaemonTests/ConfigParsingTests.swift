@@ -97,7 +97,7 @@ import Glibc
         #expect(d.sensor.source == .iio && d.sensor.uri == "local:" && d.sensor.device.isEmpty)
         #expect(d.sensor.accelConvention == .gravity && d.sensor.mode == .auto && !d.sensor.alwaysOn)
         #expect(d.sensor.sampleRateHz == 100 && d.sensor.replaySpeed == 1 && !d.sensor.replayLoop)
-        #expect(d.filter.method == .fusion && d.filter.gain == 0.5 && d.filter.lowpassHz == 5 && d.filter.accelRejectionDeg == 10)
+        #expect(d.filter.method == .inertial && d.filter.gain == 0.5 && d.filter.lowpassHz == 0 && d.filter.accelRejectionDeg == 10)
         #expect(d.tilt.enabled && d.tilt.axis == .auto && d.tilt.displayRotation == 0 && d.tilt.mode == .velocity)
         #expect(d.tilt.deadZoneDeg == 3 && d.tilt.maxDeg == 25 && d.tilt.maxItemsPerSecond == 3 && d.tilt.neutralTrackingSeconds == 0)
         #expect(d.carousel.spacing == 40 && d.carousel.axis == .horizontal && d.carousel.direction == .ltr)

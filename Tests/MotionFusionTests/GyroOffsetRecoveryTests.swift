@@ -52,7 +52,7 @@ import Testing
     @Test(arguments: [0.06, 0.1, 0.35], [0, 1, 2])
     func flatStillDeviceWithGyroOffsetSettles(offset: Double, axis: Int) throws {
         let samples = Self.flatStill(offset: Self.axis(axis, offset), seed: UInt64(axis * 1000) + UInt64(offset * 100))
-        var estimator = AttitudeEstimator()
+        var estimator = AttitudeEstimator(.init(method: .fusion))
         var worstLast5s = 0.0
         for s in samples {
             let estimate = estimator.update(s)

@@ -43,6 +43,7 @@ enum EngineSetup {
         let f = c.filter
         let method: EstimationMethod
         switch f.method {
+        case .inertial: method = .inertial
         case .fusion: method = .fusion
         case .complementary: method = .complementary
         case .accel: method = .accel
