@@ -37,7 +37,8 @@ import Testing
         var peak = -Double.infinity
         var atHalf: Double?
         for s in recording(rateHz: rateHz) {
-            let e = try #require(estimator.update(s))
+            let estimate = estimator.update(s)
+            let e = try #require(estimate)
             if reached == nil, e.rollDegrees >= 9 { reached = e.timeSeconds }
             peak = max(peak, e.rollDegrees)
             if atHalf == nil, e.timeSeconds >= 2.55 - 1e-9 { atHalf = e.rollDegrees }
