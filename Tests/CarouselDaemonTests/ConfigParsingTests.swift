@@ -148,7 +148,7 @@ import Glibc
         ("[sensor]\nsource = usb\n", 2, "sensor", "source", "usb", "one of iio, replay"),
         ("[sensor]\naccel_convention = up\n", 2, "sensor", "accel_convention", "up", "one of gravity, specific-force"),
         ("[sensor]\n\nalways_on = maybe\n", 3, "sensor", "always_on", "maybe", "yes or no (also true/false, on/off, 1/0)"),
-        ("[filter]\nmethod = kalman\n", 2, "filter", "method", "kalman", "one of fusion, complementary, accel"),
+        ("[filter]\nmethod = kalman\n", 2, "filter", "method", "kalman", "one of inertial, fusion, complementary, accel"),
         ("[filter]\ngain = 0.8 # not a comment\n", 2, "filter", "gain", "0.8 # not a comment", "a number from 0 to 10"),
         ("[filter]\nlowpass_hz = -1\n", 2, "filter", "lowpass_hz", "-1", "a number from 0 to 500 (Hz, 0 = off)"),
         ("[tilt]\ndead_zone_deg = 95\n", 2, "tilt", "dead_zone_deg", "95", "a number from 0 to 89 (degrees)"),
