@@ -108,15 +108,20 @@ public struct SensorSettings: Equatable, Sendable {
 
 /// `[filter]`: the attitude estimator.
 public struct FilterSettings: Equatable, Sendable {
-    /// `method` — the attitude estimator (DESIGN §5): `fusion` (default; falls back to `accel`
-    /// for an accelerometer-only sensor), `complementary` or `accel`.
+    /// `method` — the attitude estimator (DESIGN §5): `inertial` (default: gyro strapdown with
+    /// the accelerometer low-passed in the almost-inertial frame, MotionFusion's
+    /// `InertialFrameFilter`), `fusion` (quaternion filter with acceleration rejection),
+    /// `complementary` or `accel`; the gyro methods fall back to `accel` for an
+    /// accelerometer-only sensor.
     public var method: EstimationMethod
     /// `gain` — dimensionless weight of the accelerometer correction against gyro integration
-    /// (the Fusion/Madgwick gain; for `complementary`, the correction rate per second). Default
+    /// (the Fusion/Madgwick gain; for `complementary`, the correction rate per second; for
+    /// `inertial`, the inverse of the low-pass time constant of a quiet moving device). Default
     /// 0.5, range 0…10.
     public var gain: Double
-    /// `lowpass_hz` — cutoff frequency in Hz of the accelerometer low-pass filter; 0 turns it
-    /// off. Default 5, range 0…500.
+    /// `lowpass_hz` — cutoff frequency in Hz of the accelerometer low-pass filter in the sensor
+    /// frame, before the estimator; 0 turns it off. Default 0 (`inertial` low-passes in the
+    /// inertial frame itself; a sensor-frame low-pass lags under rotation), range 0…500.
     public var lowpassHz: Double
     /// `accel_rejection_deg` — an accelerometer sample whose direction differs from the estimate
     /// by more than this many degrees is treated as motion, not gravity, and ignored; 0 turns
@@ -124,7 +129,7 @@ public struct FilterSettings: Equatable, Sendable {
     public var accelRejectionDeg: Double
 
     /// Creates filter settings; the defaults are the built-in values.
-    public init(method: EstimationMethod = .fusion, gain: Double = 0.5, lowpassHz: Double = 5,
+    public init(method: EstimationMethod = .inertial, gain: Double = 0.5, lowpassHz: Double = 0,
                 accelRejectionDeg: Double = 10) {
         self.method = method
         self.gain = gain

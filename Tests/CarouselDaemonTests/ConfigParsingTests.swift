@@ -100,7 +100,7 @@ import Glibc
         #expect(d.sensor.source == .iio && d.sensor.uri == "local:" && d.sensor.device.isEmpty)
         #expect(d.sensor.accelConvention == .gravity && d.sensor.mode == .auto && !d.sensor.alwaysOn)
         #expect(d.sensor.sampleRateHz == 100 && d.sensor.replaySpeed == 1 && !d.sensor.replayLoop)
-        #expect(d.filter.method == .fusion && d.filter.gain == 0.5 && d.filter.lowpassHz == 5 && d.filter.accelRejectionDeg == 10)
+        #expect(d.filter.method == .inertial && d.filter.gain == 0.5 && d.filter.lowpassHz == 0 && d.filter.accelRejectionDeg == 10)
         #expect(d.tilt.mapping.enabled && d.tilt.axis == .auto && d.tilt.displayRotation == 0 && d.tilt.mapping.mode == .velocity)
         #expect(d.tilt.mapping.deadZoneDegrees == 3 && d.tilt.mapping.maxDegrees == 25 && d.tilt.mapping.maxItemsPerSecond == 3)
         #expect(d.tilt.neutralTrackingSeconds == 0)
@@ -152,7 +152,7 @@ import Glibc
         ("[sensor]\nsource = usb\n", 2, "sensor", "source", "usb", "one of iio, replay"),
         ("[sensor]\naccel_convention = up\n", 2, "sensor", "accel_convention", "up", "one of gravity, specific-force"),
         ("[sensor]\n\nalways_on = maybe\n", 3, "sensor", "always_on", "maybe", "yes or no (also true/false, on/off, 1/0)"),
-        ("[filter]\nmethod = kalman\n", 2, "filter", "method", "kalman", "one of fusion, complementary, accel"),
+        ("[filter]\nmethod = kalman\n", 2, "filter", "method", "kalman", "one of inertial, fusion, complementary, accel"),
         ("[filter]\ngain = 0.8 # not a comment\n", 2, "filter", "gain", "0.8 # not a comment", "a number from 0 to 10"),
         ("[filter]\nlowpass_hz = -1\n", 2, "filter", "lowpass_hz", "-1", "a number from 0 to 500 (Hz, 0 = off)"),
         ("[tilt]\ndead_zone_deg = 95\n", 2, "tilt", "dead_zone_deg", "95", "a number from 0 to 89 (degrees)"),

@@ -21,8 +21,17 @@ enum Dataset {
         var movement: [Bool]
     }
 
-    static func broad() throws -> Broad {
-        let path = "broad-trial01-slow-rotation/01_undisturbed_slow_rotation_A.csv"
+    /// The BROAD trials in `../shared/datasets` (issue 14's table).
+    static let broadTrials = [
+        "01": "broad-trial01-slow-rotation/01_undisturbed_slow_rotation_A.csv",
+        "06": "broad-06-fast-rotation-a/06_undisturbed_fast_rotation_A.csv",
+        "21": "broad-21-fast-combined/21_undisturbed_fast_combined.csv",
+        "24": "broad-24-tapping-a/24_disturbed_tapping_A.csv",
+        "26": "broad-26-phone-vibration-a/26_disturbed_phone_vibration_A.csv",
+    ]
+
+    static func broad(trial: String = "01") throws -> Broad {
+        let path = try #require(broadTrials[trial], "no BROAD trial \(trial)")
         let text = try text(path)
         let samples = try RecordingReader.parse(text: text, format: .broad)
         var up: [Vector3?] = []

@@ -26,13 +26,12 @@ struct TiltReport {
             estimator = AttitudeEstimator(report.configuration)
         }
 
-        /// The CSV row (with its `\n`) for data line `lineNumber`, or nil for a line without a
-        /// sample (blank, NCSU estimate row). `time_s` is exact, from the nanosecond timestamps,
-        /// relative to the first sample (negative for a sample older than the first); roll and
-        /// pitch are empty when the estimator has no data for that sample.
+        /// One data line through the estimator: nil for a line without a sample (blank, NCSU
+        /// estimate row); otherwise the nanoseconds since the first sample (negative for a
+        /// sample older than the first) and the estimate, nil when the estimator has no data.
         /// - Throws: `RecordingError.malformedRow` for a bad row, or a timestamp more than
         ///   Int64 nanoseconds (292 years) away from the first one.
-        mutating func row(for line: Substring, lineNumber: Int) throws(RecordingError) -> String? {
+        mutating func step(for line: Substring, lineNumber: Int) throws(RecordingError) -> (elapsed: Int64, estimate: TiltEstimate?)? {
             guard let sample = try parser.parse(line: line, lineNumber: lineNumber) else { return nil }
             let t0 = firstTimestamp ?? sample.timestampNanoseconds
             firstTimestamp = t0
@@ -40,8 +39,17 @@ struct TiltReport {
             if overflow {
                 throw .malformedRow(line: lineNumber, reason: "timestamp \(sample.timestampNanoseconds) ns is more than 292 years from the first sample's (\(t0) ns)")
             }
+            return (elapsed, estimator.update(sample))
+        }
+
+        /// The CSV row (with its `\n`) for data line `lineNumber`, or nil for a line without a
+        /// sample (see `step(for:lineNumber:)`). `time_s` is exact, from the nanosecond
+        /// timestamps; roll and pitch are empty when the estimator has no data for that sample.
+        /// - Throws: as `step(for:lineNumber:)`.
+        mutating func row(for line: Substring, lineNumber: Int) throws(RecordingError) -> String? {
+            guard let (elapsed, estimate) = try step(for: line, lineNumber: lineNumber) else { return nil }
             var row = DecimalFormatting.seconds(nanoseconds: elapsed)
-            if let e = estimator.update(sample) {
+            if let e = estimate {
                 row += ","
                 row += DecimalFormatting.fixed(e.rollDegrees, decimals: TiltReport.angleDecimals)
                 row += ","

@@ -17,7 +17,8 @@ public struct AttitudeEstimator: Sendable {
         public var method: EstimationMethod
         /// Accelerometer correction rate, 1/s (inverse time constant); unused by `.accel`.
         public var gain: Double
-        /// `.fusion` only: accelerometer rejected beyond this angle from the estimate, degrees.
+        /// `.fusion` only: accelerometer rejected beyond this angle from the estimate, degrees
+        /// (`.inertial` needs no rejection: see `InertialFrameFilter`).
         public var accelerationRejectionDegrees: Double
         /// Butterworth low-pass of the accelerometer before estimation, Hz; nil or ≤ 0: off.
         public var lowpassCutoffHz: Double?
@@ -27,11 +28,12 @@ public struct AttitudeEstimator: Sendable {
         /// default (≈ gain² / 4, critically damped); 0: proportional correction only.
         public var integralGain: Double?
 
-        /// Default gain per method, 1/s: 0.5 for `.fusion` and `.complementary` (2 s time constant).
+        /// Default gain per method, 1/s: 0.5 (a 2 s time constant) for `.inertial`, `.fusion`
+        /// and `.complementary`.
         public static func defaultGain(for method: EstimationMethod) -> Double { 0.5 }
 
         /// - Parameter gain: nil selects `defaultGain(for: method)`.
-        public init(method: EstimationMethod = .fusion, gain: Double? = nil, accelerationRejectionDegrees: Double = 10,
+        public init(method: EstimationMethod = .inertial, gain: Double? = nil, accelerationRejectionDegrees: Double = 10,
                     lowpassCutoffHz: Double? = nil, gapSeconds: Double = 0.5, integralGain: Double? = nil) {
             self.method = method
             self.gain = gain ?? Self.defaultGain(for: method)
@@ -49,6 +51,7 @@ public struct AttitudeEstimator: Sendable {
     private var accelOnly = AccelerometerTilt()
     private var complementary: ComplementaryFilter
     private var fusion: FusionFilter
+    private var inertial: InertialFrameFilter
     private var lowpass: VectorLowPass
     private let lowpassEnabled: Bool
     // Timestamps with explicit flags rather than `Int64?` (same reason, fewer branches).
@@ -67,6 +70,7 @@ public struct AttitudeEstimator: Sendable {
         fusion = FusionFilter(gain: configuration.gain,
                               rejectionAngle: configuration.accelerationRejectionDegrees * Double.pi / 180,
                               integralGain: configuration.integralGain)
+        inertial = InertialFrameFilter(gain: configuration.gain)
         if let fc = configuration.lowpassCutoffHz, fc > 0 {
             lowpass = VectorLowPass(cutoffHz: fc, gapSeconds: configuration.gapSeconds)
             lowpassEnabled = true
@@ -83,9 +87,13 @@ public struct AttitudeEstimator: Sendable {
                                 lowpassCutoffHz: lowpassCutoffHz))
     }
 
-    /// The gyro bias the fusion filter tracks, rad/s (zero for the other methods).
+    /// The gyro bias the `.inertial` or `.fusion` filter tracks, rad/s (zero for the others).
     public var gyroBias: Vector3 {
-        configuration.method == .fusion ? fusion.gyroBias : .zero
+        switch configuration.method {
+        case .inertial: inertial.gyroBias
+        case .fusion: fusion.gyroBias
+        case .complementary, .accel: .zero
+        }
     }
 
     /// Feeds one sample (SI units, device frame, calibration already applied if any).
@@ -133,6 +141,12 @@ public struct AttitudeEstimator: Sendable {
 
         var up = direction
         switch configuration.method {
+        case .inertial:
+            if restart {
+                inertial.initialise(accel: accel)
+            } else {
+                up = inertial.update(direction: direction, norm: norm, gyro: sample.gyro, dt: dt)
+            }
         case .fusion:
             if restart {
                 fusion.initialise(accelDirection: direction)
@@ -161,6 +175,7 @@ public struct AttitudeEstimator: Sendable {
         accelOnly.reset()
         complementary.reset()
         fusion.reset()
+        inertial.reset()
         lowpass.reset()
         hasFirstTimestamp = false
         hasLastTimestamp = false

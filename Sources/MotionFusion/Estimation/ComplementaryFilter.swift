@@ -46,13 +46,3 @@ public struct ComplementaryFilter: Sendable {
 
     public mutating func reset() { up = nil }
 }
-
-extension Quaternion {
-    /// Rotates `v` by this unit quaternion: `q ⊗ v ⊗ q*`.
-    @inlinable public func rotate(_ v: Vector3) -> Vector3 {
-        // v + 2w(r × v) + 2 r × (r × v), r = (x, y, z).
-        let r = Vector3(x, y, z)
-        let t = r.cross(v) * 2
-        return v + t * w + r.cross(t)
-    }
-}

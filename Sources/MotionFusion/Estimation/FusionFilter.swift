@@ -65,10 +65,12 @@ public struct FusionFilter: Sendable {
     private var correctionStep = 0.0, correctionRate = 0.0, integralStep = 0.0
     /// Maximum relative deviation of `|a|` from `standardGravity` for the accelerometer to be used.
     public var normTolerance: Double
+    /// Rest detection (gyro rate and spread, accelerometer norm and steadiness, minimum time).
+    public var rest: RestDetector
     /// Gyro rate (after bias removal) below which the device counts as still, rad/s.
-    public var stillRate: Double
+    public var stillRate: Double { get { rest.stillRate } set { rest.stillRate = newValue } }
     /// How long the device must be still before the bias is updated, seconds.
-    public var stillTime: Double
+    public var stillTime: Double { get { rest.stillTime } set { rest.stillTime = newValue } }
     /// Time constant of the gyro-bias low-pass while still, seconds.
     public var biasTimeConstant: Double
     /// Integral gain of the bias estimate, 1/s² (Mahony's `k_I`); 0 disables the integral term.
@@ -81,16 +83,10 @@ public struct FusionFilter: Sendable {
     public var integralGain: Double? { didSet { correctionStep = 0 } }
     /// Bound on each gyro-bias component, rad/s (default 0.6 ≈ 34 °/s, above the MPU-6050's
     /// ±20 °/s zero-rate offset). A raw gyro component beyond it never counts as steady.
-    public var maxGyroBias: Double
+    public var maxGyroBias: Double { get { rest.maxGyroBias } set { rest.maxGyroBias = newValue } }
     /// Largest angle between the accelerometer direction and its 0.5 s mean for the device to
     /// count as steady, radians (default 0.01 ≈ 0.57°).
-    public var steadyAccelAngle: Double
-    /// Time constant of the gyro and accelerometer means used by the steadiness test, seconds.
-    static let steadyTimeConstant = 0.5
-    // Means with a flag rather than `Vector3?`: no optional unwrapping per sample.
-    private var gyroMean = Vector3.zero, accelMean = Vector3.zero, hasMeans = false
-    // Cache of the means' smoothing factor for the last dt (no exp per sample at a steady rate).
-    private var steadyStep = 0.0, steadyAlpha = 0.0
+    public var steadyAccelAngle: Double { get { rest.steadyAccelAngle } set { rest.steadyAccelAngle = newValue } }
 
     /// Sensor → earth attitude with zero yaw (`Quaternion(up:)` of the estimated up vector):
     /// the filter tracks tilt only, yaw has no reference. Its `upInSensorFrame` is the last
@@ -102,7 +98,7 @@ public struct FusionFilter: Sendable {
     /// Current gyro bias estimate, rad/s.
     public private(set) var gyroBias: Vector3
     /// Seconds the device has been still so far.
-    public private(set) var stillSeconds: Double = 0
+    public var stillSeconds: Double { rest.stillSeconds }
     /// Whether the last sample's accelerometer was rejected.
     public private(set) var accelerometerRejected = false
 
@@ -114,13 +110,11 @@ public struct FusionFilter: Sendable {
         self.rejectionAngle = rejectionAngle
         self.rejectionCosine = Self.cosineLimit(rejectionAngle)
         self.normTolerance = normTolerance
-        self.stillRate = stillRate
-        self.stillTime = stillTime
+        self.rest = RestDetector(stillRate: stillRate, stillTime: stillTime, maxGyroBias: maxGyroBias,
+                                 steadyAccelAngle: steadyAccelAngle)
         self.biasTimeConstant = biasTimeConstant
         self.gyroBias = initialGyroBias
         self.integralGain = integralGain
-        self.maxGyroBias = maxGyroBias
-        self.steadyAccelAngle = steadyAccelAngle
     }
 
     /// Starts (again) from an accelerometer direction: zero yaw, up = `accelDirection` (a unit
@@ -128,9 +122,8 @@ public struct FusionFilter: Sendable {
     public mutating func initialise(accelDirection: Vector3) {
         up = accelDirection
         hasAttitude = true
-        stillSeconds = 0
+        rest.reset()
         accelerometerRejected = false
-        hasMeans = false
     }
 
     /// One filter step.
@@ -162,17 +155,9 @@ public struct FusionFilter: Sendable {
         if let w = gyro, Self.allFinite(w) {
             gyroValid = true
             rate = w
-            // The steadiness means first: fewer values live across them (fewer register spills).
-            let steady = updateSteadiness(gyro: w, accelDirection: a, dt: dt)
             omega = w - gyroBias
+            let still = rest.update(gyro: w, omega: omega, accelDirection: a, norm: norm, dt: dt)
             let normOK = abs(norm - standardGravity) <= normTolerance * standardGravity
-            let quietOK = abs(norm - standardGravity) <= 0.05 * standardGravity
-            if (omega.dot(omega) < stillRate * stillRate || steady) && quietOK {
-                stillSeconds += dt
-            } else {
-                stillSeconds = 0
-            }
-            let still = stillSeconds >= stillTime
             if still, biasTimeConstant > 0 {
                 gyroBias = clampedBias(gyroBias + (w - gyroBias) * oneMinusExpNegative(dt / biasTimeConstant))
                 omega = w - gyroBias
@@ -206,37 +191,8 @@ public struct FusionFilter: Sendable {
     /// Forgets the attitude (the bias estimate is kept: it belongs to the sensor).
     public mutating func reset() {
         hasAttitude = false
-        stillSeconds = 0
+        rest.reset()
         accelerometerRejected = false
-        hasMeans = false
-    }
-
-    /// Updates the 0.5 s means and tells whether the device is steady: raw gyro within
-    /// `stillRate` of its mean, every component within `maxGyroBias`, and the accelerometer
-    /// direction within `steadyAccelAngle` of its mean. Spread rather than value, so an unknown
-    /// constant offset does not prevent it (as in `StillnessDetector`).
-    @inline(__always) private mutating func updateSteadiness(gyro w: Vector3, accelDirection a: Vector3, dt: Double) -> Bool {
-        guard hasMeans else {
-            gyroMean = w
-            accelMean = a
-            hasMeans = true
-            return false
-        }
-        var gm = gyroMean, am = accelMean
-        if dt != steadyStep {
-            steadyStep = dt
-            steadyAlpha = oneMinusExpNegative(dt / Self.steadyTimeConstant)
-        }
-        let alpha = steadyAlpha
-        gm = gm + (w - gm) * alpha
-        am = am + (a - am) * alpha
-        gyroMean = gm
-        accelMean = am
-        let gyroDeviation = w - gm, accelDeviation = a - am
-        // |a − ā| ≈ angle for small angles (ā is a mean of unit vectors, length ≤ 1).
-        return gyroDeviation.dot(gyroDeviation) < stillRate * stillRate
-            && accelDeviation.dot(accelDeviation) < steadyAccelAngle * steadyAccelAngle
-            && abs(w.x) <= maxGyroBias && abs(w.y) <= maxGyroBias && abs(w.z) <= maxGyroBias
     }
 
     /// The up vector `v` (sensor frame) after the body turned by the rotation vector `r = ω' dt`
@@ -285,15 +241,7 @@ public struct FusionFilter: Sendable {
 
     /// Each component limited to ±`maxGyroBias`.
     @inline(__always) private func clampedBias(_ b: Vector3) -> Vector3 {
-        let m = max(0, maxGyroBias)
-        return Vector3(Self.clamped(b.x, m), Self.clamped(b.y, m), Self.clamped(b.z, m))
-    }
-
-    /// `x` limited to [−m, m] (`min(max(x, −m), m)` for the finite values it gets), written with
-    /// comparisons so that it compiles to one `maxsd` and one `minsd`.
-    @inline(__always) private static func clamped(_ x: Double, _ m: Double) -> Double {
-        let low = x < -m ? -m : x
-        return low > m ? m : low
+        RestDetector.clamped(b, max(0, maxGyroBias))
     }
 
     /// The cosine that `a · v` (unit vectors) is compared with for an angle limit: `cos(limit)`,

@@ -63,6 +63,23 @@ public struct Quaternion: Equatable, Sendable {
         }
     }
 
+    /// `v` rotated by this (unit) quaternion, `q ⊗ v ⊗ q*` (sensor frame → earth frame), as
+    /// `v + 2w (u × v) + 2 u × (u × v)` with `u = (x, y, z)`: the rotation matrix `R(q) v`
+    /// without forming the matrix.
+    @inlinable @inline(__always) public func rotate(_ v: Vector3) -> Vector3 {
+        let u = Vector3(x, y, z)
+        let t = u.cross(v) * 2
+        return v + t * w + u.cross(t)
+    }
+
+    /// `v` rotated by the inverse of this (unit) quaternion, `q* ⊗ v ⊗ q` (earth frame →
+    /// sensor frame): `R(q)ᵀ v`.
+    @inlinable @inline(__always) public func inverseRotate(_ v: Vector3) -> Vector3 {
+        let u = Vector3(x, y, z)
+        let t = u.cross(v) * 2
+        return v - t * w + u.cross(t)
+    }
+
     /// The earth "up" axis (0, 0, 1) expressed in the sensor frame: the third row of the
     /// rotation matrix of `q`, `(2(xz − wy), 2(yz + wx), 1 − 2(x² + y²))`.
     @inlinable public var upInSensorFrame: Vector3 {

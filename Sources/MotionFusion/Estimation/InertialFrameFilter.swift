@@ -1,0 +1,214 @@
+/// Gyro + accelerometer tilt filter that low-passes the accelerometer in an almost-inertial
+/// frame, with a time constant that adapts to the disturbance and to rest: the default tilt
+/// estimator (`EstimationMethod.inertial`).
+///
+/// The idea is the one of D. Laidig and T. Seel, "VQF: Highly accurate IMU orientation
+/// estimation with bias estimation and magnetic disturbance rejection", Information Fusion 91,
+/// 2023, sec. 3 (written independently here, tilt only): the gyroscope alone is integrated into
+/// a strapdown attitude `q` (sensor frame → a frame that is inertial up to the gyro's slow
+/// drift), every accelerometer sample is rotated into that frame, `a_S = R(q) a`, and low-passed
+/// *there*. In the strapdown frame gravity is (almost) constant however fast the device turns,
+/// so the low-pass does not lag under rotation — a low-pass on the raw accelerometer in the
+/// sensor frame does: under a 300 °/s turn a 5 Hz biquad on the sensor-frame accelerometer is
+/// 10 ms, i.e. 3°, behind — while the linear acceleration, whose integral over time is a
+/// velocity change and stays bounded, averages out. The estimated up vector in the strapdown
+/// frame is the low-pass output's direction, `u_S = L / |L|`; in the sensor frame it is
+/// `u = R(q)ᵀ u_S`. The gyro's drift turns gravity slowly in the strapdown frame and the
+/// low-pass follows it.
+///
+/// The low-pass is two equal one-pole stages in cascade (critically damped, no overshoot),
+/// `L₁ ← L₁ + α (a_S − L₁)`, `L₂ ← L₂ + α (L₁ − L₂)`, `α = 1 − e^(−2 dt / τ)`, so that `τ` is
+/// the delay it adds to a slow drift (the sum of the two stages' time constants). Unlike a
+/// biquad, a cascade of convex combinations stays stable and free of overshoot when `τ`
+/// changes from one sample to the next, which the adaptation below needs.
+///
+/// Adaptation of `τ` (one default configuration for slow and fast motion, taps, vibration):
+/// - *Disturbance*: `τ = min(maxTimeConstant, 1/gain + disturbanceSeconds · σ)`, where `σ` (m/s²)
+///   is the RMS of the innovation `a_S − g · u_S` (the acceleration's departure from the
+///   gravity the filter expects: linear acceleration, vibration, taps and the filter's own
+///   error), followed with a fast attack (`disturbanceAttack`, 0.2 s) and a slow release
+///   (`disturbanceRelease`, 5 s). A quiet device corrects quickly (gyro drift, from bias,
+///   scale and misalignment, grows with the rate of turn and is what the accelerometer must
+///   remove), a shaken one averages longer.
+///   The time constant changes slowly compared with the disturbance itself, on purpose:
+///   weighting individual samples by their departure from 1 g (rejecting "bad" samples) breaks
+///   the zero mean of the linear acceleration in the inertial frame — on BROAD trial 21 (fast
+///   combined motion) weights `1 / (1 + (||a| − g| / 3 m/s²)²)` raised the RMS inclination error
+///   from 1.6° to 13°, and shortening `τ` with the instantaneous gyro rate raised it to 8–12°.
+/// - *Rest* (`RestDetector`: gyro rate or spread, `|a|` within 5 % of g, 2 s): `τ` is at least
+///   `restTimeConstant` (4 s): at rest the accelerometer is gravity plus noise and the gyro
+///   has no drift left to correct, so a long average lowers the jitter; and the gyro bias
+///   follows the raw gyro through a one-pole low-pass of `biasTimeConstant` (10 s), as in
+///   `FusionFilter` (the stationary gyroscope-offset tracking of x-io's Fusion and VQF's rest
+///   bias estimation).
+/// - *Start*: the first valid sample initialises both stages; while fewer than `1/α` samples
+///   have been seen, the weight is `1/n` (a running mean), so the estimate settles in `τ/2`
+///   rather than `τ` after a start or a gap (the role of Fusion's initial gain ramp).
+///
+/// `gain` (1/s) is the inverse of the base time constant, as for the other gyro filters:
+/// 0.5 gives `τ = 2 s` for a quiet moving device.
+public struct InertialFrameFilter: Sendable {
+    /// Inverse of the base time constant of the inertial-frame low-pass, 1/s (default 0.5: 2 s).
+    public var gain: Double
+    /// Seconds added to the time constant per m/s² of RMS innovation (default 0.1).
+    public var disturbanceSeconds: Double
+    /// Upper bound of the time constant, seconds (default 10).
+    public var maxTimeConstant: Double
+    /// Lower bound of the time constant while the device is at rest, seconds (default 4).
+    public var restTimeConstant: Double
+    /// Time constants of the innovation's mean square when it rises and when it falls, seconds
+    /// (defaults 0.2 and 5).
+    public var disturbanceAttack: Double, disturbanceRelease: Double
+    /// Time constant of the gyro-bias low-pass while at rest, seconds (default 2; 0 = off).
+    /// Shorter than `FusionFilter`'s 10 s, which has Mahony's integral term besides: here a
+    /// residual bias `b⊥` across gravity leaves a lag error of about `b⊥ · τ`, so an
+    /// uncalibrated 0.35 rad/s offset must be learned within a few seconds of rest (with 10 s
+    /// it still left 11° after 25 s at rest; with 2 s, 0.06°). Gyro noise averaged over 2 s at
+    /// 100 Hz is far below 0.01 °/s.
+    public var biasTimeConstant: Double
+    /// Rest detection; its `maxGyroBias` also bounds every bias component.
+    public var rest: RestDetector
+    /// Current gyro bias estimate, rad/s.
+    public private(set) var gyroBias: Vector3
+
+    private var hasAttitude = false
+    // Sensor → strapdown frame: the integrated bias-corrected gyro.
+    private var strapdown = Quaternion.identity
+    // The two low-pass stages, m/s², strapdown frame; the up vector there and in the sensor frame.
+    private var stage1 = Vector3.zero, stage2 = Vector3.zero
+    private var upStrapdown = Vector3(0, 0, 1), up = Vector3(0, 0, 1)
+    // Mean square of the innovation, (m/s²)², and its two smoothing weights cached for one dt.
+    private var disturbance2 = 0.0
+    private var disturbanceStep = 0.0, attackAlpha = 0.0, releaseAlpha = 0.0
+    // Samples since the start, while the running mean is faster than the low-pass.
+    private var startSamples = 0.0, starting = false
+
+    public init(gain: Double = 0.5, disturbanceSeconds: Double = 0.1, maxTimeConstant: Double = 10,
+                restTimeConstant: Double = 4, disturbanceAttack: Double = 0.2, disturbanceRelease: Double = 5,
+                biasTimeConstant: Double = 2, rest: RestDetector = RestDetector(), initialGyroBias: Vector3 = .zero) {
+        self.gain = gain
+        self.disturbanceSeconds = disturbanceSeconds
+        self.maxTimeConstant = maxTimeConstant
+        self.restTimeConstant = restTimeConstant
+        self.disturbanceAttack = disturbanceAttack
+        self.disturbanceRelease = disturbanceRelease
+        self.biasTimeConstant = biasTimeConstant
+        self.rest = rest
+        self.gyroBias = initialGyroBias
+    }
+
+    /// The low-pass time constant the next sample would use if the device were moving, seconds:
+    /// `min(maxTimeConstant, 1/gain + disturbanceSeconds · σ)` (∞ for gain 0: gyro only).
+    public var timeConstant: Double {
+        guard gain > 0 else { return .infinity }
+        return min(maxTimeConstant, 1 / gain + disturbanceSeconds * disturbance2.squareRoot())
+    }
+
+    /// RMS innovation `σ`, m/s²: how far the accelerometer departs from the expected gravity.
+    public var disturbance: Double { disturbance2.squareRoot() }
+
+    /// The estimated unit up vector in the sensor frame (nil before the first sample).
+    public var upVector: Vector3? { hasAttitude ? up : nil }
+
+    /// Starts (again) from one accelerometer sample (m/s², non-zero, finite): up = its direction.
+    public mutating func initialise(accel: Vector3) {
+        strapdown = .identity
+        stage1 = accel
+        stage2 = accel
+        upStrapdown = accel * (1 / accel.length)
+        up = upStrapdown
+        disturbance2 = 0
+        startSamples = 1
+        starting = gain > 0
+        hasAttitude = true
+        rest.reset()
+    }
+
+    /// Forgets the attitude (the bias estimate is kept: it belongs to the sensor).
+    public mutating func reset() {
+        hasAttitude = false
+        rest.reset()
+    }
+
+    /// One filter step.
+    /// - Parameters:
+    ///   - accel: specific force, m/s² (non-zero and finite: the caller checks).
+    ///   - gyro: angular rate, rad/s, or nil (or non-finite) for an accelerometer-only sample:
+    ///     the strapdown frame then does not turn, and the low-pass runs on the raw direction.
+    ///   - dt: seconds since the previous sample; 0 leaves the estimate unchanged.
+    /// - Returns: the unit up vector in the sensor frame.
+    public mutating func update(accel: Vector3, gyro: Vector3?, dt: Double) -> Vector3 {
+        let norm = accel.length
+        return update(direction: accel * (1 / norm), norm: norm, gyro: gyro, dt: dt)
+    }
+
+    /// `update(accel:gyro:dt:)` with the accelerometer split into its unit direction and norm
+    /// (m/s²), as `AttitudeEstimator` has them.
+    @inline(__always)
+    mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
+        let accel = a * norm
+        guard hasAttitude else {
+            initialise(accel: accel)
+            return up
+        }
+        guard dt > 0 else { return up }
+
+        var q = strapdown
+        var atRest = false
+        if let w = gyro, FusionFilter.allFinite(w) {
+            var omega = w - gyroBias
+            atRest = rest.update(gyro: w, omega: omega, accelDirection: a, norm: norm, dt: dt)
+            if atRest, biasTimeConstant > 0 {
+                gyroBias = RestDetector.clamped(gyroBias + (w - gyroBias) * oneMinusExpNegative(dt / biasTimeConstant),
+                                                max(0, rest.maxGyroBias))
+                omega = w - gyroBias
+            }
+            q = Self.renormalized(q * Quaternion(rotationVector: omega * dt))
+            strapdown = q
+        }
+        let aS = q.rotate(accel)
+
+        // Innovation against the gravity the filter expects, followed with attack and release.
+        if dt != disturbanceStep {
+            disturbanceStep = dt
+            attackAlpha = oneMinusExpNegative(dt / disturbanceAttack)
+            releaseAlpha = oneMinusExpNegative(dt / disturbanceRelease)
+        }
+        let innovation = aS - upStrapdown * standardGravity
+        let d2 = innovation.dot(innovation)
+        disturbance2 += (d2 - disturbance2) * (d2 > disturbance2 ? attackAlpha : releaseAlpha)
+
+        var tau = timeConstant
+        if atRest, tau < restTimeConstant { tau = restTimeConstant }
+        var alpha = Self.smoothingWeight(2 * dt / tau)
+        if starting {
+            startSamples += 1
+            let mean = 1 / startSamples
+            if mean > alpha { alpha = mean } else { starting = false }
+        }
+        stage1 = stage1 + (aS - stage1) * alpha
+        stage2 = stage2 + (stage1 - stage2) * alpha
+        let n2 = stage2.dot(stage2)
+        // A low-pass output near zero (a long free fall) has no direction: keep the last one.
+        if n2 > 1e-12, n2.isFinite { upStrapdown = stage2 * (1 / n2.squareRoot()) }
+        up = q.inverseRotate(upStrapdown)
+        return up
+    }
+
+    /// `1 − e^(−x)` for `x ≥ 0` (`x = ∞` gives 1, `x = 0` gives 0): the Taylor series to `x⁴`
+    /// below 0.05 (relative error < `x⁴/120` ≈ 5e-8, far below anything that matters for a time
+    /// constant), `exp` above. At 100–1000 Hz and `τ ≥ 0.2 s`, `x = 2 dt / τ` is below 0.1.
+    @inline(__always) static func smoothingWeight(_ x: Double) -> Double {
+        if x < 0.05 { return x * (1 - x * (0.5 - x * (1.0 / 6 - x * (1.0 / 24)))) }
+        return oneMinusExpNegative(x)
+    }
+
+    /// `q` scaled back to unit norm: one Newton step `(3 − |q|²) / 2` for a product of unit
+    /// quaternions (unit to a few ulps), the exact normalisation otherwise.
+    @inline(__always) static func renormalized(_ q: Quaternion) -> Quaternion {
+        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
+        guard n2 > 0.999, n2 < 1.001 else { return q.normalized }
+        let s = 1.5 - 0.5 * n2
+        return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
+    }
+}
