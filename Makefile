@@ -25,6 +25,8 @@ SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR      ?= $(PREFIX)/share/man
 CONFDIR     := $(SYSCONFDIR)/carouseld
 WEBDIR      := $(PREFIX)/share/carouseld/web
+# The release, for carouseld-web --version (the Swift programs have it compiled in).
+RELEASE     := $(shell sed -n 's/^public let carouseldRelease = "\(.*\)"$$/\1/p' Sources/CarouselProtocol/Release.swift)
 BUILDDIR    ?= .build/release
 MANBUILDDIR ?= .build/man
 SWIFT       ?= swift
@@ -40,8 +42,6 @@ INSTALL     ?= install
 MANDATE     ?= $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%d)
 
 PRODUCTS := carouseld carouselctl
-# The release, for carouseld-web --version (the Swift programs have it compiled in).
-RELEASE  := $(shell sed -n 's/^public let carouseldRelease = "\(.*\)"$$/\1/p' Sources/CarouselProtocol/Release.swift)
 
 .PHONY: all build man clean install uninstall install-binaries install-data install-man install-web
 
