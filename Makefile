@@ -1,7 +1,7 @@
 # carouseld: build and install (see docs/SERVICE.md).
 #
 #   make                      release build (static Swift runtime when the toolchain has it)
-#   make man                  man pages into .build/man (txt2man, lowdown; see docs/PACKAGING.md)
+#   make man                  man pages into .build/man (txt2man, lowdown, help2man; docs/PACKAGING.md)
 #   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, man pages,
 #                             and the web display bridge (carouseld-web, web/ page, its unit and user)
 #   make install DESTDIR=/tmp/stage PREFIX=/usr    staged install for packaging (debian/rules)
@@ -25,6 +25,8 @@ SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR      ?= $(PREFIX)/share/man
 CONFDIR     := $(SYSCONFDIR)/carouseld
 WEBDIR      := $(PREFIX)/share/carouseld/web
+# The release, for carouseld-web --version (the Swift programs have it compiled in).
+RELEASE     := $(shell sed -n 's/^public let carouseldRelease = "\(.*\)"$$/\1/p' Sources/CarouselProtocol/Release.swift)
 BUILDDIR    ?= .build/release
 MANBUILDDIR ?= .build/man
 SWIFT       ?= swift
@@ -61,15 +63,17 @@ endif
 # `carouseld --help` (laid out like a man page) with txt2man, whose tag lists need two spaces
 # after the tag, hence the awk that adds them to a line followed by a more indented one;
 # carouselctl(1) from docs/CLI.md and carouseld.conf(5) from docs/CONFIGURATION.md with lowdown
-# (the first line, the page's title, goes to .TH; the developers' section is left out).
-MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5
+# (the first line, the page's title, goes to .TH; the developers' section is left out);
+# carouseld-web(1) from `scripts/carouseld-web --help` (GNU-style) with help2man.
+MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
+  $(MANBUILDDIR)/carouseld-web.1
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
 
 man: $(MANPAGES)
 
 $(MANBUILDDIR)/.tools:
-	@for t in txt2man lowdown; do command -v $$t >/dev/null 2>&1 || { echo "make: $$t not found: apt-get install txt2man lowdown (or NO_MAN=1 to install without man pages)" >&2; exit 1; }; done
+	@for t in txt2man lowdown help2man; do command -v $$t >/dev/null 2>&1 || { echo "make: $$t not found: apt-get install txt2man lowdown help2man (or NO_MAN=1 to install without man pages)" >&2; exit 1; }; done
 	mkdir -p $(MANBUILDDIR) && touch $@
 
 $(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
@@ -87,6 +91,10 @@ $(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(M
 	{ printf '## NAME\n\ncarouseld.conf - configuration file of carouseld(8)\n\n## DESCRIPTION\n\n'; \
 	  sed -e 1d -e '/^## For developers/,$$d' docs/CONFIGURATION.md; } \
 	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5 > $@.tmp && mv $@.tmp $@
+
+# help2man takes the date from SOURCE_DATE_EPOCH and the version from --version.
+$(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
+	help2man -N -s 1 -n "web display bridge of carouseld (websocketd + socat)" -o $@.tmp scripts/carouseld-web && mv $@.tmp $@
 
 clean:
 	rm -rf $(MANBUILDDIR)
@@ -127,11 +135,12 @@ install-data:
 	  $(INSTALL) -m 0644 configs/carousel-mqtt.conf $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf; \
 	fi
 
-# The web display bridge (docs/WEB.md): the websocketd command-line script, the page, its unit
-# and its user. Needs no build.
+# The web display bridge (docs/WEB.md): the websocketd command-line script (with the release
+# written in, for --version), the page, its unit and its user. Needs no build.
 install-web:
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(WEBDIR)/demo $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
-	$(INSTALL) -m 0755 scripts/carouseld-web $(DESTDIR)$(BINDIR)/carouseld-web
+	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-web > $(DESTDIR)$(BINDIR)/carouseld-web
+	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-web
 	$(INSTALL) -m 0644 web/*.html web/*.js web/*.css web/*.json $(DESTDIR)$(WEBDIR)/
 	$(INSTALL) -m 0644 web/demo/* $(DESTDIR)$(WEBDIR)/demo/
 	sed -e 's|/usr/local/bin/carouseld-web|$(BINDIR)/carouseld-web|g' -e 's|/etc/carouseld/|$(CONFDIR)/|g' \
@@ -148,12 +157,13 @@ install-web:
 install-man: man
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouselctl.1
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-web.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.8 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 
 uninstall:
 	for p in $(PRODUCTS) carouseld-web; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
-	rm -f $(DESTDIR)$(MANDIR)/man1/carouselctl.1 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man8/carouseld.8
+	rm -f $(DESTDIR)$(MANDIR)/man1/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	rm -rf $(DESTDIR)$(WEBDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
