@@ -46,6 +46,7 @@ public struct LayoutMessage: Sendable, Equatable {
         case .coverFlow: return "coverFlow"
         case .rotary: return "rotary"
         case .cylinder: return "cylinder"
+        case .custom: return "custom"
         }
     }
 
