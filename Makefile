@@ -1,7 +1,7 @@
 # carouseld: build and install (see docs/SERVICE.md).
 #
 #   make                      release build (static Swift runtime when the toolchain has it)
-#   make man                  man pages into .build/man (txt2man, lowdown; see docs/PACKAGING.md)
+#   make man                  man pages into .build/man (txt2man, lowdown, help2man; docs/PACKAGING.md)
 #   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, man pages,
 #                             and the web display bridge (carouseld-web, web/ page, its unit and user)
 #   make install DESTDIR=/tmp/stage PREFIX=/usr    staged install for packaging (debian/rules)
@@ -69,7 +69,7 @@ LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
 man: $(MANPAGES)
 
 $(MANBUILDDIR)/.tools:
-	@for t in txt2man lowdown; do command -v $$t >/dev/null 2>&1 || { echo "make: $$t not found: apt-get install txt2man lowdown (or NO_MAN=1 to install without man pages)" >&2; exit 1; }; done
+	@for t in txt2man lowdown help2man; do command -v $$t >/dev/null 2>&1 || { echo "make: $$t not found: apt-get install txt2man lowdown help2man (or NO_MAN=1 to install without man pages)" >&2; exit 1; }; done
 	mkdir -p $(MANBUILDDIR) && touch $@
 
 $(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
@@ -90,6 +90,15 @@ $(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(M
 
 clean:
 	rm -rf $(MANBUILDDIR)
+
+# carousel-mqtt(1) from `carousel-mqtt --help` (GNU-style: Usage, Options) with help2man, which
+# takes the date from SOURCE_DATE_EPOCH; the version is the release alone, without the
+# libmosquitto version --version adds.
+man: $(MANBUILDDIR)/carousel-mqtt.1
+$(MANBUILDDIR)/carousel-mqtt.1: $(BUILDDIR)/carousel-mqtt $(MANBUILDDIR)/.tools
+	help2man -N -s 1 -n "MQTT bridge of carouseld, with Home Assistant discovery" \
+	  --version-string="$$($(BUILDDIR)/carousel-mqtt --version | cut -d' ' -f2)" \
+	  -o $@.tmp $(BUILDDIR)/carousel-mqtt && mv $@.tmp $@
 
 install: build install-binaries install-data install-web $(if $(NO_MAN),,install-man)
 ifeq ($(DESTDIR),)
@@ -150,6 +159,7 @@ install-man: man
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouselctl.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.8 $(DESTDIR)$(MANDIR)/man8/carouseld.8
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carousel-mqtt.1 $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
 
 uninstall:
 	for p in $(PRODUCTS) carouseld-web; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
@@ -158,6 +168,7 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
 	rm -f $(DESTDIR)$(UNITDIR)/carousel-mqtt.service $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
+	rm -f $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
 	# The configuration ($(CONFDIR)) and state (/var/lib/carouseld) are kept.
 	@echo "kept $(DESTDIR)$(CONFDIR) and /var/lib/carouseld; remove them by hand if wanted"
