@@ -93,10 +93,11 @@ clean:
 
 # carousel-mqtt(1) from `carousel-mqtt --help` (GNU-style: Usage, Options) with help2man, which
 # takes the date from SOURCE_DATE_EPOCH; the version is the release alone, without the
-# libmosquitto version --version adds.
+# libmosquitto version --version adds. docs/carousel-mqtt.h2m adds FILES and SEE ALSO, which
+# the help does not have.
 man: $(MANBUILDDIR)/carousel-mqtt.1
-$(MANBUILDDIR)/carousel-mqtt.1: $(BUILDDIR)/carousel-mqtt $(MANBUILDDIR)/.tools
-	help2man -N -s 1 -n "MQTT bridge of carouseld, with Home Assistant discovery" \
+$(MANBUILDDIR)/carousel-mqtt.1: $(BUILDDIR)/carousel-mqtt docs/carousel-mqtt.h2m $(MANBUILDDIR)/.tools
+	help2man -N -s 1 -n "MQTT bridge of carouseld, with Home Assistant discovery" -i docs/carousel-mqtt.h2m \
 	  --version-string="$$($(BUILDDIR)/carousel-mqtt --version | cut -d' ' -f2)" \
 	  -o $@.tmp $(BUILDDIR)/carousel-mqtt && mv $@.tmp $@
 
