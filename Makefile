@@ -99,6 +99,16 @@ $(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web Sources/CarouselProtocol/R
 clean:
 	rm -rf $(MANBUILDDIR)
 
+# carousel-mqtt(1) from `carousel-mqtt --help` (GNU-style: Usage, Options) with help2man, which
+# takes the date from SOURCE_DATE_EPOCH; the version is the release alone, without the
+# libmosquitto version --version adds. docs/carousel-mqtt.h2m adds FILES and SEE ALSO, which
+# the help does not have.
+man: $(MANBUILDDIR)/carousel-mqtt.1
+$(MANBUILDDIR)/carousel-mqtt.1: $(BUILDDIR)/carousel-mqtt docs/carousel-mqtt.h2m $(MANBUILDDIR)/.tools
+	help2man -N -s 1 -n "MQTT bridge of carouseld, with Home Assistant discovery" -i docs/carousel-mqtt.h2m \
+	  --version-string="$$($(BUILDDIR)/carousel-mqtt --version | cut -d' ' -f2)" \
+	  -o $@.tmp $(BUILDDIR)/carousel-mqtt && mv $@.tmp $@
+
 install: build install-binaries install-data install-web $(if $(NO_MAN),,install-man)
 ifeq ($(DESTDIR),)
 	# Live install: create the users, load the rule and units (each step optional).
@@ -160,6 +170,7 @@ install-man: man
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-web.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.8 $(DESTDIR)$(MANDIR)/man8/carouseld.8
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carousel-mqtt.1 $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
 
 uninstall:
 	for p in $(PRODUCTS) carouseld-web; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
@@ -168,6 +179,7 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
 	rm -f $(DESTDIR)$(UNITDIR)/carousel-mqtt.service $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
+	rm -f $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
 	# The configuration ($(CONFDIR)) and state (/var/lib/carouseld) are kept.
 	@echo "kept $(DESTDIR)$(CONFDIR) and /var/lib/carouseld; remove them by hand if wanted"
