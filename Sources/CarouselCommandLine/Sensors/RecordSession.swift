@@ -77,7 +77,7 @@ enum RecordSession {
             }
             if source.status != lastStatus {
                 lastStatus = source.status
-                io.err("<6>sensor status: \(source.status.rawValue)\(source.statusMessage.map { " (\($0))" } ?? "")\n")
+                io.err("carouselctl: record: sensor status: \(source.status.rawValue)\(source.statusMessage.map { " (\($0))" } ?? "")\n")
                 if source.status == .absent, !hotplug { break loop }
             }
         }
@@ -86,7 +86,7 @@ enum RecordSession {
         } catch {
             throw CommandError(.ioError, "record: \(error)")
         }
-        io.err("<6>recorded \(recorder.rowCount) samples\(recorder.path.map { " to \($0)" } ?? "")\n")
+        io.err("carouselctl: record: recorded \(recorder.rowCount) samples\(recorder.path.map { " to \($0)" } ?? "")\n")
         return .ok
     }
 
