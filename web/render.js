@@ -142,8 +142,7 @@ function place(el, item) {
   // Compared number by number: the string is built only for a matrix that changed.
   const m = item.transform;
   if (!sameMatrix(c.m, m)) {
-    if (c.m === null) c.m = new Float64Array(16);
-    c.m.set(m);
+    c.m = m; // the STATE's own array: each STATE is a new parse, nothing here mutates it
     s.transform = `matrix3d(${m.join(",")})`;
   }
   const alpha = finite(item.alpha) ? Math.min(Math.max(item.alpha, 0), 1) : 1;
