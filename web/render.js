@@ -25,6 +25,8 @@ export class CarouselRenderer {
     /** The most cards shown at once. */
     this.peak = 0;
     this.centered = null;
+    /** The current STATE's cards by key, reused from STATE to STATE (no per-STATE allocation). */
+    this._shown = new Map();
   }
 
   /** Sizes the carousel element to the published viewport (LAYOUT). */
@@ -48,7 +50,8 @@ export class CarouselRenderer {
    * @param {number|null} centeredIndex  STATE `index` (gets aria-current and focusable content)
    */
   render(items, centeredIndex) {
-    const shown = new Map();
+    const shown = this._shown;
+    shown.clear();
     for (const item of items) {
       if (!wellFormed(item)) continue;
       const key = `${item.index}:${item.instance}`;
@@ -62,6 +65,7 @@ export class CarouselRenderer {
       this.free.push(el);
     }
     this.peak = Math.max(this.peak, shown.size);
+    const total = this.count();
     for (const [key, item] of shown) {
       let el = this.live.get(key);
       if (!el) {
@@ -75,9 +79,11 @@ export class CarouselRenderer {
         el.dataset.instance = String(item.instance);
       }
       place(el, item);
-      const total = this.count();
-      const label = `${item.index + 1} of ${total}`;
-      if (el._label !== label) { el._label = label; el.setAttribute("aria-label", label); }
+      if (el._labelIndex !== item.index || el._labelTotal !== total) {
+        el._labelIndex = item.index;
+        el._labelTotal = total;
+        el.setAttribute("aria-label", `${item.index + 1} of ${total}`);
+      }
       const current = item.index === centeredIndex;
       if (el._current !== current) {
         el._current = current;
@@ -107,7 +113,19 @@ function wellFormed(item) {
   return item && Number.isInteger(item.index) && item.index >= 0 && Number.isInteger(item.instance)
     && Array.isArray(item.center) && finite(item.center[0]) && finite(item.center[1])
     && Array.isArray(item.size) && finite(item.size[0]) && finite(item.size[1]) && item.size[0] >= 0 && item.size[1] >= 0
-    && Array.isArray(item.transform) && item.transform.length === 16 && item.transform.every(finite);
+    && Array.isArray(item.transform) && item.transform.length === 16 && allFinite(item.transform);
+}
+
+function allFinite(a) {
+  for (let k = 0; k < a.length; k++) if (!finite(a[k])) return false;
+  return true;
+}
+
+/** Whether the 16 numbers of `m` equal `cached` (null: nothing cached yet). */
+function sameMatrix(cached, m) {
+  if (cached === null) return false;
+  for (let k = 0; k < 16; k++) if (cached[k] !== m[k]) return false;
+  return true;
 }
 
 /** Writes only what changed since the element's last frame (style writes cost a recalc). */
@@ -115,14 +133,18 @@ function place(el, item) {
   const [w, h] = item.size;
   const left = item.center[0] - w / 2;
   const top = item.center[1] - h / 2;
-  const c = el._c || (el._c = {});
+  const c = el._c || (el._c = { w: NaN, h: NaN, left: NaN, top: NaN, m: null, alpha: NaN, z: NaN });
   const s = el.style;
   if (c.w !== w) { c.w = w; s.width = `${w}px`; }
   if (c.h !== h) { c.h = h; s.height = `${h}px`; }
   if (c.left !== left) { c.left = left; s.left = `${left}px`; }
   if (c.top !== top) { c.top = top; s.top = `${top}px`; }
-  const m = item.transform.join(",");
-  if (c.m !== m) { c.m = m; s.transform = `matrix3d(${m})`; }
+  // Compared number by number: the string is built only for a matrix that changed.
+  const m = item.transform;
+  if (!sameMatrix(c.m, m)) {
+    c.m = m; // the STATE's own array: each STATE is a new parse, nothing here mutates it
+    s.transform = `matrix3d(${m.join(",")})`;
+  }
   const alpha = finite(item.alpha) ? Math.min(Math.max(item.alpha, 0), 1) : 1;
   if (c.alpha !== alpha) { c.alpha = alpha; s.opacity = String(alpha); }
   const z = finite(item.zIndex) ? Math.max(-2147483647, Math.min(2147483647, Math.round(item.zIndex))) : 0;

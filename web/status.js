@@ -22,30 +22,46 @@ export class StatusLine {
       this.cells[name] = span;
     }
     this.connection = "idle";
+    /** What the sensor and tilt cells show now (STATE after STATE they rarely change). */
+    this._shown = { sensor: undefined, message: undefined, enabled: undefined, roll: undefined, pitch: undefined };
   }
 
   setConnection(status, message) {
     this.connection = status;
     this.el.dataset.connection = status;
     this._set("connection", message);
-    if (status !== "open") { this.cells.sensor.textContent = ""; this.cells.tilt.textContent = ""; }
+    if (status !== "open") {
+      this.cells.sensor.textContent = "";
+      this.cells.tilt.textContent = "";
+      this._shown.sensor = undefined;
+    }
   }
 
   /** Sensor and tilt from a STATE (and the SENSOR message text when there is one). */
   setState(state, sensorMessage) {
     if (this.connection !== "open") return;
     const sensor = state.sensor;
-    this.el.dataset.sensor = sensor;
+    const tilt = state.tilt || {};
+    const shown = this._shown;
+    // Most STATEs change neither: no string is built and no DOM touched for them.
+    if (shown.sensor === sensor && shown.message === sensorMessage && shown.enabled === tilt.enabled
+      && shown.roll === tilt.roll_deg && shown.pitch === tilt.pitch_deg) return;
+    shown.sensor = sensor;
+    shown.message = sensorMessage;
+    shown.enabled = tilt.enabled;
+    shown.roll = tilt.roll_deg;
+    shown.pitch = tilt.pitch_deg;
+    if (this.el.dataset.sensor !== sensor) this.el.dataset.sensor = sensor;
     let text = SENSOR_TEXT[sensor] || `sensor ${sensor}`;
     if (sensorMessage && sensor !== "ok" && sensor !== "replay") text += ` — ${sensorMessage}`;
     this._set("sensor", text);
-    const tilt = state.tilt || {};
     let t;
     if (tilt.enabled === false) t = "tilt disabled";
     else if (typeof tilt.roll_deg !== "number" || typeof tilt.pitch_deg !== "number") {
       t = sensor === "ok" || sensor === "replay" ? "no tilt estimate yet" : "tilt: no sensor data";
     } else t = `tilt: roll ${fmt(tilt.roll_deg)}°, pitch ${fmt(tilt.pitch_deg)}°`;
-    this.el.dataset.tilt = tilt.enabled === false ? "disabled" : (typeof tilt.roll_deg === "number" ? "estimate" : "none");
+    const tiltKind = tilt.enabled === false ? "disabled" : (typeof tilt.roll_deg === "number" ? "estimate" : "none");
+    if (this.el.dataset.tilt !== tiltKind) this.el.dataset.tilt = tiltKind;
     this._set("tilt", t);
   }
 
