@@ -72,8 +72,8 @@ import CarouselTestSupport
         #expect(run.stderr.contains("frames.every: 0.5 s over the default until (last event + 3 s = 999003.0 s)"), "\(run.stderr)")
     }
 
-    /// `until` earlier than some `at` times used to be appended last, out of order (the runner
-    /// then printed the t = 2 state under t = 0.5).
+    /// `until` earlier than some `at` times takes its place in time order (appended last, the
+    /// runner would print the t = 2 state under t = 0.5).
     @Test func untilBeforeAtTimesIsSorted() throws {
         let s = try Scenario.parse(#"{\#(Self.base), "count": 3, "frames": {"at": [1, 2], "until": 0.5}}"#)
         #expect(s.frames == [0.5, 1, 2])
@@ -117,7 +117,7 @@ import CarouselTestSupport
     }
 
     /// A UTF-8 byte order mark is ignored (RFC 8259 §8.1); a stray non-ASCII byte is named by
-    /// its value (it used to read "unexpected character 'ï'").
+    /// its value, not shown as a mis-decoded character such as 'ï'.
     @Test func byteOrderMarkIsIgnoredAndStrayBytesAreNamed() throws {
         let s = try Scenario.parse("\u{FEFF}{\(Self.base), \"count\": 2, \"frames\": {\"at\": [0]}}")
         #expect(s.configuration.geometry.count == 2)

@@ -142,7 +142,7 @@ final class DaemonRuntime {
     /// Puts the calibration that belongs to the current sensor into the pipeline (a new pipeline
     /// only when the correction or the pipeline's settings change, so the estimator keeps its
     /// state, and `recenter_tilt` its neutral, otherwise: a reload that changes, say,
-    /// `max_clients` no longer undoes a recenter).
+    /// `max_clients` keeps a recenter).
     private func applyCalibration(force: Bool = false, rebuildPipeline: Bool = false) {
         let identity = SensorFactory.identity(of: source, settings: configuration.sensor)
         guard force || identity != calibrationCheckedFor else { return }

@@ -142,7 +142,7 @@ public struct WireJSONParser {
             guard depth <= limits.maximumDepth else { throw fail("nested deeper than \(limits.maximumDepth)") }
             index += 1
             var members: [(String, WireJSON)] = []
-            // A set, not a scan of `members`: 100 000 keys took minutes when checked pairwise.
+            // A set, not a scan of `members`: duplicate checks stay O(n) for objects of 100 000 keys.
             var keys: Set<String> = []
             skipWhitespace()
             if current == UInt8(ascii: "}") { index += 1; return .object(members) }
