@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // epoll, signalfd, timerfd, SO_PEERCRED helpers that Glibc's Swift overlay lacks.
         .target(name: "CLinux"),
+        // Typed system calls both the daemon and the sensor layer use: Errno, SystemError, Epoll,
+        // and the injected monotonic clock.
+        .target(name: "CarouselPosix", dependencies: ["CLinux"]),
         // INI text through libinih, with each key's line number; generic, no Foundation.
         .target(name: "CarouselINI", dependencies: ["CInih"]),
 
@@ -30,7 +33,7 @@ let package = Package(
         .target(name: "CarouselEngine"),
         .target(name: "MotionFusion"),
 
-        .target(name: "IIOSensors", dependencies: ["MotionFusion", "CLibIIO", "CLibUdev", "CLinux"]),
+        .target(name: "IIOSensors", dependencies: ["MotionFusion", "CarouselPosix", "CLibIIO", "CLibUdev", "CLinux"]),
         .target(name: "CarouselProtocol", dependencies: ["CarouselEngine", "MotionFusion"]),
         // The configuration file's model, keys and loader, shared by carouseld and carouselctl.
         .target(name: "CarouselConfig", dependencies: [
@@ -38,7 +41,7 @@ let package = Package(
         ]),
         .target(name: "CarouselDaemon", dependencies: [
             "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig",
-            "CSystemd", "CLinux",
+            "CarouselPosix", "CSystemd", "CLinux",
         ]),
         // Argument parsing and the carouselctl subcommands, as a library so tests call them in-process.
         .target(name: "CarouselCommandLine", dependencies: [
@@ -59,7 +62,7 @@ let package = Package(
         ]),
 
         // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.
-        .target(name: "CarouselTestSupport", dependencies: ["MotionFusion", "CarouselProtocol", "CUmockdev", "CLinux"]),
+        .target(name: "CarouselTestSupport", dependencies: ["MotionFusion", "CarouselProtocol", "CarouselPosix", "CUmockdev", "CLinux"]),
 
         .testTarget(name: "CarouselINITests", dependencies: ["CarouselINI"]),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "CarouselTestSupport"]),

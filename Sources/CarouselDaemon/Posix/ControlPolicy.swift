@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CarouselPosix
 import Glibc
 #endif
 

@@ -1,3 +1,4 @@
+import CarouselPosix
 import CLinux
 #if canImport(Glibc)
 import Glibc

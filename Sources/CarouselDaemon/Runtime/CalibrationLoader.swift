@@ -1,3 +1,4 @@
+import CarouselPosix
 import CLinux
 import MotionFusion
 #if canImport(Glibc)

@@ -47,7 +47,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
 /// Runs a system call until it does not fail with EINTR; a result of −1 becomes the thrown
 /// errno. The one place where the daemon's system calls are retried and their failures typed.
 @discardableResult
-func retryingInterrupts<R: SignedInteger>(_ body: () -> R) throws(Errno) -> R {
+public func retryingInterrupts<R: SignedInteger>(_ body: () -> R) throws(Errno) -> R {
     while true {
         let r = body()
         if r >= 0 { return r }
