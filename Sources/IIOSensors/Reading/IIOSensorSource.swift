@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarouselPosix
 import CLinux
 import MotionFusion
 
@@ -43,46 +44,53 @@ public struct IIOSourceConfiguration: Sendable {
 /// Samples from real IIO hardware (DESIGN §6): discovery and selection, buffered or polled
 /// reading with automatic fallback, accel + gyro pairing, hotplug.
 ///
-/// `pollDescriptor` is an epoll fd that gathers the buffer fds or timerfds, a watchdog timerfd
-/// and the udev monitor, so the daemon waits on one fd whatever happens inside; it stays valid
-/// from `start()` to `stop()`, also while the sensor is absent. Status: `ok` while samples flow,
-/// `stale` after 5 expected periods without one (the buffer is re-enabled once, then polled),
-/// `absent` when no sensor matches or it was unplugged (a re-plugged one is picked up again),
-/// `error` when reading failed for good. Messages go to `log` with their level.
+/// Each device is read by a `DeviceReader`, `BufferedDeviceReader` or `PolledDeviceReader`,
+/// swapped on failure or silence. `pollDescriptor` is an epoll fd that gathers the readers'
+/// fds, a watchdog timerfd and the udev monitor, so the daemon waits on one fd whatever happens
+/// inside; it stays valid from `start()` to `stop()`, also while the sensor is absent. Status:
+/// `ok` while samples flow, `stale` after 5 expected periods without one (`SilenceWatch`: the
+/// buffer is re-enabled once, then polled), `absent` when no sensor matches or it was unplugged
+/// (a re-plugged one is picked up again), `error` when reading failed for good. Messages go to
+/// `log` with their level. Elapsed time is read from `clock` only, so the silence policy runs
+/// on a scripted clock in tests.
 public final class IIOSensorSource: SensorSource {
     public let configuration: IIOSourceConfiguration
     private let log: LogSink
+    private let clock: MonotonicClock
     public private(set) var status: SensorStatus = .absent
     public private(set) var statusMessage: String? = "not started"
     /// The sensor(s) being read, when present.
     public private(set) var selection: SensorSelection?
-    private var epollFD: Int32 = -1
+    private var epoll: Epoll?
     private var registered: Set<Int32> = []
     private var monitor: SensorMonitor?
     private var watchdogFD: Int32 = -1
     private var inventory: SensorInventory?
-    private var accelReader: IIODeviceReader?
-    private var gyroReader: IIODeviceReader?
+    private var accelReader: DeviceReader?
+    private var gyroReader: DeviceReader?
     private var latestGyro: Vector3?
-    private var lastSampleNanoseconds: Int64 = 0
-    private var reenabledAfterSilence = false
+    private var silence = SilenceWatch(periodNanoseconds: 1, now: 0)
     /// Devices whose `remove` uevent arrived (their sysfs tree may linger a moment); ignored by
     /// discovery until an `add` for them.
     private var removedPaths: Set<String> = []
 
-    /// - Parameter log: receives each event with its level (`.warning`, "accel_3d (iio:device0): …").
-    public init(configuration: IIOSourceConfiguration, log: @escaping LogSink = { _, _ in }) {
+    /// - Parameters:
+    ///   - log: receives each event with its level (`.warning`, "accel_3d (iio:device0): …").
+    ///   - clock: CLOCK_MONOTONIC; a scripted clock in tests.
+    public init(configuration: IIOSourceConfiguration, log: @escaping LogSink = { _, _ in },
+                clock: MonotonicClock = SystemMonotonicClock.shared) {
         self.configuration = configuration
         self.log = log
+        self.clock = clock
     }
 
     deinit { stop() }
 
     public var name: String { selection.map { $0.accel.name } ?? (configuration.device ?? "iio") }
 
-    public var sampleRateHz: Double? { accelReader?.rateHz }
+    public var sampleRateHz: Double? { accelReader?.device.rateHz }
 
-    public var pollDescriptor: Int32? { epollFD >= 0 ? epollFD : nil }
+    public var pollDescriptor: Int32? { epoll?.fd }
 
     public var selectedDevice: (name: String, path: String)? {
         selection.map { (name: $0.accel.name, path: $0.accel.path) }
@@ -92,10 +100,12 @@ public final class IIOSensorSource: SensorSource {
     public var currentMode: ReadMode? { accelReader?.mode }
 
     public func start() throws(SensorError) {
-        if epollFD < 0 {
-            let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
-            guard fd >= 0 else { throw SensorError.io(device: name, what: "epoll_create1", errno: clinux_errno()) }
-            epollFD = fd
+        if epoll == nil {
+            do {
+                epoll = try Epoll()
+            } catch {
+                throw SensorError.io(device: name, what: "epoll_create1", errno: error.errno.rawValue)
+            }
         }
         let local = (configuration.uri ?? "local:") == "local:" || (configuration.uri ?? "").isEmpty
         if configuration.watchHotplug, local, monitor == nil {
@@ -117,7 +127,7 @@ public final class IIOSensorSource: SensorSource {
         closeReaders()
         monitor = nil
         if watchdogFD >= 0 { close(watchdogFD); watchdogFD = -1 }
-        if epollFD >= 0 { close(epollFD); epollFD = -1 }
+        epoll = nil
         registered.removeAll()
     }
 
@@ -147,10 +157,9 @@ public final class IIOSensorSource: SensorSource {
             let gyro = r.gyro ?? (gyroReader == nil ? nil : latestGyro)
             samples.append(IMUSample(timestampNanoseconds: r.timestampNanoseconds, accel: accel, gyro: gyro))
         }
-        let now = clinux_monotonic_ns()
+        let now = clock.nowNanoseconds()
         if samples.count > before {
-            lastSampleNanoseconds = now
-            reenabledAfterSilence = false
+            silence.sampleArrived(now: now)
             if status != .ok { setStatus(.ok, nil) }
         }
         checkSilence(now: now)
@@ -181,12 +190,10 @@ public final class IIOSensorSource: SensorSource {
             gyroReader = try makeReader(g, inventory: inventory, transform: transform)
         }
         latestGyro = nil
-        lastSampleNanoseconds = clinux_monotonic_ns()
-        reenabledAfterSilence = false
         armWatchdog()
         let what = selection.gyro.map { "\(selection.accel.name) (\(selection.accel.id)) + \($0.name) (\($0.id))" }
             ?? "\(selection.accel.name) (\(selection.accel.id))"
-        log(.info, "reading \(what) in \(accelReader?.mode == .buffered ? "buffered" : "polled") mode at \(SamplingRate.text(accelReader?.rateHz ?? 0)) Hz")
+        log(.info, "reading \(what) in \(accelReader?.mode.rawValue ?? "no") mode at \(SamplingRate.text(accelReader?.device.rateHz ?? 0)) Hz")
         setStatus(.ok, nil)
     }
 
@@ -211,25 +218,33 @@ public final class IIOSensorSource: SensorSource {
     }
 
     private func makeReader(_ info: SensorInfo, inventory: SensorInventory,
-                            transform: SampleTransform) throws(SensorError) -> IIODeviceReader {
+                            transform: SampleTransform) throws(SensorError) -> DeviceReader {
         guard let device = inventory.device(of: info), let attributes = inventory.attributes(of: info) else {
             throw SensorError.notFound(info.path)
         }
-        let reader = IIODeviceReader(info: info, device: device, attributes: attributes, transform: transform,
+        let handle = IIODeviceHandle(info: info, device: device, attributes: attributes, transform: transform,
                                      requestedRateHz: configuration.sampleRateHz, log: log)
-        reader.configureRate(requestedHz: configuration.sampleRateHz)
+        handle.configureRate(requestedHz: configuration.sampleRateHz)
         if configuration.mode != .polled, info.buffered {
             do {
-                try reader.startBuffered()
-                return reader
+                return try BufferedDeviceReader(device: handle, clock: clock)
             } catch {
                 log(.warning, "\(bufferFailureMessage(info, error)); reading in polled mode")
             }
         } else if configuration.mode == .buffered {
             log(.warning, "\(info.name) (\(info.id)): no buffer; reading in polled mode")
         }
-        try reader.startPolled()
-        return reader
+        return try PolledDeviceReader(device: handle, clock: clock)
+    }
+
+    /// `reader`'s device read the other way: the old reader is stopped first (a buffer must
+    /// be released before it can be enabled again).
+    private func reopen(_ reader: DeviceReader, as mode: ReadMode) throws(SensorError) -> DeviceReader {
+        reader.stop()
+        switch mode {
+        case .buffered: return try BufferedDeviceReader(device: reader.device, clock: clock)
+        case .polled: return try PolledDeviceReader(device: reader.device, clock: clock)
+        }
     }
 
     /// The message for a buffer that cannot be used; `EBUSY` gets its usual cause spelled out.
@@ -292,69 +307,65 @@ public final class IIOSensorSource: SensorSource {
     }
 
     /// The watchdog fires every 5 expected periods, in both modes: a polled device whose every
-    /// read is skipped (garbage in `*_raw`) is as silent as a wedged buffer.
+    /// read is skipped (garbage in `*_raw`) is as silent as a wedged buffer. It only wakes the
+    /// loop; `silence` decides, on `clock`.
     private func armWatchdog() {
-        guard watchdogFD >= 0, let reader = accelReader else { return }
-        let period = SamplingRate.periodNanoseconds(reader.rateHz) * 5
-        _ = clinux_timerfd_set(watchdogFD, period, period)
+        guard let reader = accelReader else { return }
+        silence.restart(periodNanoseconds: reader.device.periodNanoseconds, now: clock.nowNanoseconds())
+        guard watchdogFD >= 0 else { return }
+        _ = clinux_timerfd_set(watchdogFD, silence.windowNanoseconds, silence.windowNanoseconds)
     }
 
     /// No sample for 5 expected periods → stale; a buffer is re-enabled once, then polled.
     private func checkSilence(now: Int64) {
-        guard watchdogFD >= 0, clinux_timerfd_read(watchdogFD) > 0, let reader = accelReader else { return }
-        let limit = SamplingRate.periodNanoseconds(reader.rateHz) * 5
-        guard now - lastSampleNanoseconds >= limit else { return }
+        if watchdogFD >= 0 { _ = clinux_timerfd_read(watchdogFD) }
+        guard let reader = accelReader, let silent = silence.check(now: now) else { return }
         // A device whose sysfs tree is gone (its remove uevent lost, or never sent) is removed,
         // not stale: re-enabling it would only fail.
-        for r in [reader, gyroReader].compactMap({ $0 }) {
-            if r.attributes.isPresent == false { return lost(r.info) }
+        for r in [reader, gyroReader].compactMap({ $0 }) where r.device.attributes.isPresent == false {
+            return lost(r.device.info)
         }
-        let who = "\(reader.info.name) (\(reader.info.id))"
-        let ms = (now - lastSampleNanoseconds) / 1_000_000
-        if reader.mode == .polled {
-            if status == .ok {
-                setStatus(.stale, "no valid sample for \(ms) ms")
-                log(.warning, "\(who): no valid sample for \(ms) ms (5 periods): stale")
-            }
-            return
-        }
-        if !reenabledAfterSilence {
-            reenabledAfterSilence = true
+        let who = reader.device.who, ms = silent.silentMilliseconds
+        switch SilenceStep(window: silent.window, mode: reader.mode) {
+        case .markStale:
+            guard status == .ok else { return }
+            setStatus(.stale, "no valid sample for \(ms) ms")
+            log(.warning, "\(who): no valid sample for \(ms) ms (5 periods): stale")
+        case .reenableBuffer:
             setStatus(.stale, "no sample for \(ms) ms")
             log(.warning, "\(who): no sample for \(ms) ms (5 periods): stale; re-enabling the buffer")
             do {
-                try reader.startBuffered()
-                try gyroReader?.startBuffered()
+                accelReader = try reopen(reader, as: .buffered)
+                if let g = gyroReader { gyroReader = try reopen(g, as: .buffered) }
             } catch {
                 log(.warning, "\(who): re-enabling the buffer failed: \(error)")
             }
-        } else {
+        case .fallBackToPolled:
             log(.warning, "\(who): buffer still silent after re-enabling; falling back to polled mode")
             do {
-                try reader.startPolled()
-                if let g = gyroReader, g.mode == .buffered { try g.startPolled() }
+                accelReader = try reopen(reader, as: .polled)
+                if let g = gyroReader, g.mode == .buffered { gyroReader = try reopen(g, as: .polled) }
             } catch {
                 setStatus(.error, "\(error)")
             }
-            armWatchdog()
         }
-        lastSampleNanoseconds = now
         syncEpoll()
     }
 
-    private func readFailed(_ reader: IIODeviceReader, _ error: SensorError) throws(SensorError) {
-        let who = "\(reader.info.name) (\(reader.info.id))"
+    private func readFailed(_ reader: DeviceReader, _ error: SensorError) throws(SensorError) {
+        let who = reader.device.who
         // Gone: the sysfs directory, or (while the kernel is still tearing it down) its files.
         let goneErrno: Bool
         if case let .io(_, _, code) = error { goneErrno = code == ENODEV || code == ENOENT || code == ENXIO } else { goneErrno = false }
-        if let present = reader.attributes.isPresent, goneErrno || !present {
-            lost(reader.info)
+        if let present = reader.device.attributes.isPresent, goneErrno || !present {
+            lost(reader.device.info)
             return
         }
         if reader.mode == .buffered {
             log(.warning, "\(who): buffer read failed (\(error)); reading in polled mode")
             do {
-                try reader.startPolled()
+                let polled = try reopen(reader, as: .polled)
+                if reader === accelReader { accelReader = polled } else { gyroReader = polled }
             } catch {
                 setStatus(.error, "\(error)")
                 throw error
@@ -373,21 +384,17 @@ public final class IIOSensorSource: SensorSource {
         statusMessage = message
     }
 
-    /// Whether `fd` of the epoll set has input waiting (one `epoll_wait` with no timeout). The
+    /// Whether `fd` of the epoll set has input waiting (one look at the set, no waiting). The
     /// udev monitor is read only then: asking libudev on every sample cost a `recvmsg` per
     /// sample, far heavier under umockdev, which emulates the uevent socket.
     private func isReady(_ fd: Int32) -> Bool {
-        guard epollFD >= 0 else { return true }
-        return withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: 8) { events in
-            let n = epoll_wait(epollFD, events.baseAddress, Int32(events.count), 0)
-            guard n >= 0 else { return true }  // cannot tell: ask libudev, as before
-            return events[0..<Int(n)].contains { $0.data.fd == fd }
-        }
+        guard let epoll, let ready = try? epoll.wait(timeoutMilliseconds: 0) else { return true }
+        return ready.contains { $0.token == UInt64(UInt32(bitPattern: fd)) }
     }
 
-    /// Makes the epoll set hold exactly the fds that matter now.
+    /// Makes the epoll set hold exactly the fds that matter now (each one's token is the fd).
     private func syncEpoll() {
-        guard epollFD >= 0 else { return }
+        guard let epoll else { return }
         var wanted: Set<Int32> = []
         if let m = monitor { wanted.insert(m.pollDescriptor) }
         if watchdogFD >= 0 { wanted.insert(watchdogFD) }
@@ -396,15 +403,8 @@ public final class IIOSensorSource: SensorSource {
         }
         // Remove and re-add everything: a closed fd leaves the set by itself and its number may
         // already belong to a new buffer or timer, so a diff against `registered` could miss it.
-        for fd in registered {
-            _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
-        }
-        for fd in wanted {
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.fd = fd
-            _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event)
-        }
+        for fd in registered { epoll.remove(fd) }
+        for fd in wanted { try? epoll.add(fd, events: Epoll.readable, token: UInt64(UInt32(bitPattern: fd))) }
         registered = wanted
     }
 }

@@ -1,12 +1,18 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarouselPosix
 import CLinux
 import MotionFusion
 
 /// Samples from a recording (native CSV, x-io, BROAD or NCSU, read by MotionFusion's
 /// `RecordingReader`), released in real time on a CLOCK_MONOTONIC timerfd, or as fast as
-/// possible. Status is always `replay` while started.
+/// possible. Status is `replay` while samples come, and `stale` (INTERFACES §2) once none was
+/// released for 5 expected periods: a long gap in the recording's timestamps, or its end
+/// without `loop`; the next sample makes it `replay` again. The period is the recording's
+/// median interval divided by `speed`, at least 5 ms (one wake-up, see
+/// `minimumWakeNanoseconds`). Released as fast as possible, a recording is never stale. All
+/// times come from `clock`, so tests script them.
 ///
 /// Two time bases, kept apart on purpose (docs/SENSORS.md "Replay time"):
 /// - Release (pacing): sample `i` is released at wall time `t0 + (ts_i − ts_0) / speed` on
@@ -26,7 +32,9 @@ public final class ReplaySource: SensorSource {
     private let speed: Double
     private let loop: Bool
     private let asFastAsPossible: Bool
+    private let clock: MonotonicClock
     private var timerFD: Int32 = -1
+    private var silence = SilenceWatch(periodNanoseconds: 1, now: 0)
     private var next = 0
     private var startNanoseconds: Int64 = 0
     /// Recording-time offset of the current pass (grows by one recording length per loop), ns.
@@ -52,8 +60,10 @@ public final class ReplaySource: SensorSource {
     ///   - speed: time factor (2 = twice as fast), > 0.
     ///   - loop: start again after the end.
     ///   - asFastAsPossible: ignore time and release everything at once.
+    ///   - clock: CLOCK_MONOTONIC (release times, staleness); a scripted clock in tests.
     /// - Throws: `SensorError.recording(file:line:reason:)` for a missing, empty or bad file.
-    public init(path: String, speed: Double = 1, loop: Bool = false, asFastAsPossible: Bool = false) throws(SensorError) {
+    public init(path: String, speed: Double = 1, loop: Bool = false, asFastAsPossible: Bool = false,
+                clock: MonotonicClock = SystemMonotonicClock.shared) throws(SensorError) {
         guard let text = ReplaySource.readFile(path) else {
             throw SensorError.recording(file: path, line: 0, reason: "cannot read (errno \(errno))")
         }
@@ -68,6 +78,7 @@ public final class ReplaySource: SensorSource {
         self.speed = speed
         self.loop = loop
         self.asFastAsPossible = asFastAsPossible
+        self.clock = clock
         var gaps = zip(samples.dropFirst(), samples).map { $0.timestampNanoseconds - $1.timestampNanoseconds }.filter { $0 > 0 }
         gaps.sort()
         intervalNanoseconds = gaps.isEmpty ? 10_000_000 : gaps[gaps.count / 2]
@@ -82,11 +93,17 @@ public final class ReplaySource: SensorSource {
         timerFD = fd
         next = 0
         passOffset = 0
-        startNanoseconds = clinux_monotonic_ns()
+        startNanoseconds = clock.nowNanoseconds()
         timestampBase = max(startNanoseconds, (lastTimestamp ?? Int64.min) + intervalNanoseconds)
+        let wallPeriod = Int64(Double(intervalNanoseconds) / speed)
+        silence = SilenceWatch(periodNanoseconds: max(wallPeriod, Self.minimumWakeNanoseconds), now: startNanoseconds)
+        setReplaying()
+        arm(now: startNanoseconds)
+    }
+
+    private func setReplaying() {
         status = .replay
         statusMessage = "replaying \(name) at \(speed)× speed\(loop ? ", looping" : "")"
-        arm()
     }
 
     public func stop() {
@@ -99,7 +116,8 @@ public final class ReplaySource: SensorSource {
     public func readAvailable(into out: inout [IMUSample]) throws(SensorError) {
         guard timerFD >= 0 else { return }
         _ = clinux_timerfd_read(timerFD)
-        let now = clinux_monotonic_ns()
+        let now = clock.nowNanoseconds()
+        let before = out.count
         let first = samples[0].timestampNanoseconds
         while next < samples.count {
             if !asFastAsPossible && releaseTime(next) > now { break }
@@ -114,21 +132,32 @@ public final class ReplaySource: SensorSource {
                 if asFastAsPossible { break }
             }
         }
-        if finished { statusMessage = "end of recording" }
-        arm()
+        if out.count > before {
+            silence.sampleArrived(now: now)
+            if status != .replay { setReplaying() }
+        } else if !asFastAsPossible, status == .replay, let silent = silence.check(now: now) {
+            status = .stale
+            statusMessage = finished ? "end of recording: no sample for \(silent.silentMilliseconds) ms"
+                : "no sample for \(silent.silentMilliseconds) ms (a gap in the recording)"
+        }
+        arm(now: now)
     }
 
-    /// Arms the timer for the next due sample (immediately when replaying as fast as possible).
-    private func arm() {
-        guard timerFD >= 0, next < samples.count else {
-            if timerFD >= 0 { _ = clinux_timerfd_set(timerFD, 0, 0) }
-            return
-        }
+    /// Arms the timer for the next due sample (immediately when replaying as fast as possible),
+    /// or for the end of the silence window when that comes first, so `stale` is noticed.
+    private func arm(now: Int64) {
+        guard timerFD >= 0 else { return }
         if asFastAsPossible {
-            _ = clinux_timerfd_set(timerFD, 1, 0)
+            _ = clinux_timerfd_set(timerFD, next < samples.count ? 1 : 0, 0)
             return
         }
-        _ = clinux_timerfd_set(timerFD, max(Self.minimumWakeNanoseconds, releaseTime(next) - clinux_monotonic_ns()), 0)
+        var wake: Int64? = next < samples.count ? releaseTime(next) : nil
+        if status == .replay { wake = min(wake ?? silence.deadline, silence.deadline) }
+        guard let wake else {
+            _ = clinux_timerfd_set(timerFD, 0, 0)
+            return
+        }
+        _ = clinux_timerfd_set(timerFD, max(Self.minimumWakeNanoseconds, wake - now), 0)
     }
 
     /// When sample `index` of the current pass comes due, CLOCK_MONOTONIC ns (the only place
