@@ -43,7 +43,9 @@ extension DaemonCore {
 
     /// `watch`: the WATCH reply with the settings in effect, then (when enabled) the LAYOUT and
     /// one STATE at once. The snapshot is brought up to date for the other watchers first, without this
-    /// client, so nothing reaches it between its request and its WATCH.
+    /// client, so nothing reaches it between its request and its WATCH. A sensor in `error` or
+    /// `stale` has no change coming that would send a SENSOR, so the current one follows the
+    /// STATE: a display learns why it stands still (docs/PROTOCOL.md).
     private func handleWatch(_ w: WatchRequest, from s: ClientSession, now: Int64) {
         // The rate in effect: capped by max_rate_hz and raised to the slowest rate the frame
         // timer honours.
@@ -58,6 +60,9 @@ extension DaemonCore {
         if w.enable {
             append(LayoutMessage(engine.configuration).encodedLine(), to: s)
             deliverState(to: s, now: now, force: true)
+            if sensorStatus == .error || sensorStatus == .stale {
+                send(.sensor(status: sensorStatus.rawValue, name: sensorName, message: sensorMessage), to: s)
+            }
         }
     }
 

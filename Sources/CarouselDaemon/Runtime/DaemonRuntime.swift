@@ -1,3 +1,4 @@
+import CarouselPosix
 import CarouselConfig
 import CarouselEngine
 import CarouselProtocol
@@ -26,6 +27,9 @@ final class DaemonRuntime {
     private let options: DaemonOptions
     private var configuration: DaemonConfiguration
     private let log: Logger
+    /// The sensor's lines, identical ones limited to one per 10 s (a broken sensor is retried
+    /// on every wake-up: `RepeatedLogLimiter`).
+    private let sensorLog: LogSink
     private let epoll: Epoll
     private let core: DaemonCore
     private var policy: ControlPolicy
@@ -86,11 +90,12 @@ final class DaemonRuntime {
         self.options = options
         self.configuration = options.configuration
         self.log = options.logger
+        self.sensorLog = options.logger.limited(by: RepeatedLogLimiter())
         self.epoll = try Epoll()
         let now = clinux_monotonic_ns()
         let c = options.configuration
         let engine = CarouselEngine(configuration: EngineSetup.carouselConfiguration(c), time: 0)
-        self.source = SensorFactory.make(c.sensor, log: options.logger.sink)
+        self.source = SensorFactory.make(c.sensor, log: sensorLog)
         self.core = DaemonCore(
             engine: engine,
             tiltPipeline: DaemonRuntime.makePipeline(c),
@@ -354,7 +359,7 @@ final class DaemonRuntime {
         }
         if new.sensor != old.sensor {
             stopSensor()
-            source = SensorFactory.make(new.sensor, log: log.sink)
+            source = SensorFactory.make(new.sensor, log: sensorLog)
             core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         }
         // A new pipeline for new [filter]/[tilt]/axis settings or another sensor (its estimate
@@ -376,7 +381,7 @@ final class DaemonRuntime {
                 sourceStarted = true
                 started = true
             } catch {
-                log.error("sensor \(source.name): \(error.description)")
+                sensorLog(.error, "sensor \(source.name): \(error.description)")
                 reportSensor(now: now, fallback: .error, message: error.description)
                 return
             }
@@ -425,7 +430,7 @@ final class DaemonRuntime {
         do {
             try source.readAvailable(into: &sampleBuffer)
         } catch {
-            log.warning("sensor \(source.name): \(error.description)")
+            sensorLog(.warning, "sensor \(source.name): \(error.description)")
         }
         if !sampleBuffer.isEmpty { core.samplesArrived(sampleBuffer, now: now) }
         syncSensorDescriptor()
