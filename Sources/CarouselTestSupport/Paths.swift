@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import Testing
 
 /// Locations the tests need, found without Foundation.
@@ -20,15 +21,25 @@ public enum TestPaths {
         return packageRoot + "/../shared"
     }
 
+    /// `../shared/datasets`: the recorded datasets and reference outputs.
+    public static var datasets: String { shared + "/datasets" }
+
     /// A file under `../shared/datasets`, e.g. `dataset("references/butter2_fc5_fs100_accx.csv")`.
-    /// When the datasets folder is missing, the calling test gets one failure naming it (and
-    /// the path returned does not exist, so what reads it fails cleanly too).
-    public static func dataset(_ relativePath: String) -> String {
-        let folder = shared + "/datasets"
+    ///
+    /// Without the datasets folder, a run gives ONE failure naming it, whatever the filter: the
+    /// first test that asks records it, and every later one is cancelled (reported as skipped)
+    /// with a reason that points at that failure. Failing every such test would bury the cause
+    /// under dozens of identical failures; skipping them all would let the run pass.
+    /// - Throws: the cancellation of the calling test when the folder is missing.
+    public static func dataset(_ relativePath: String) throws -> String {
+        let folder = datasets
         if access(folder, F_OK) != 0 {
             let message = "the test datasets are missing: \(folder) does not exist (put the project's shared folder "
                 + "beside the repository, or set CAROUSEL_TEST_SHARED)"
-            Issue.record(Comment(rawValue: message))
+            if MissingDatasets.claimTheReport() {
+                Issue.record(Comment(rawValue: message))
+            }
+            try Test.cancel(Comment(rawValue: "\(message); reported as a failure by the first test that needed it"))
         }
         return folder + "/" + relativePath
     }
@@ -53,4 +64,18 @@ public enum TestPaths {
 
     /// The path of a built executable product, e.g. `product("carouselctl")`.
     public static func product(_ name: String) -> String { productsDirectory + "/" + name }
+}
+
+/// Which test reports the missing datasets folder: the first to ask, exactly once per process
+/// (tests run in parallel).
+private enum MissingDatasets {
+    static let reported = Mutex(false)
+
+    /// True for the first caller only.
+    static func claimTheReport() -> Bool {
+        reported.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
 }

@@ -59,7 +59,7 @@ import CarouselTestSupport
         writeFile(dir + "/calibration.conf", old)
         let process = try UmockdevProcess(
             TestPaths.product("carouselctl"),
-            ["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+            ["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
              "--config", config, "--yes"],
             testbed: nil, environment: ["CAROUSELCTL_FAULT": fault])
         let result = try process.waitForExit(timeoutSeconds: 60)
@@ -92,7 +92,7 @@ import CarouselTestSupport
         writeFile(dir + "/calibration.conf", old)
         let process = try UmockdevProcess(
             TestPaths.product("carouselctl"),
-            ["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+            ["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
              "--config", config, "--yes"], testbed: nil)
         let result = try process.waitForExit(timeoutSeconds: 60)
         #expect(result.status == 0, "stderr: \(result.standardError)")

@@ -6,7 +6,7 @@ import MotionFusion
 /// Gyro/accelerometer sign agreement on real recordings with rotation.
 @Suite struct CalibrationAgreementTests {
     func samples(_ path: String) throws -> [IMUSample] {
-        try RecordingReader.parse(text: try #require(readTextFile(TestPaths.dataset(path))))
+        try RecordingReader.parse(text: try #require(readTextFile(try TestPaths.dataset(path))))
     }
 
     /// x-io's example swings roll (about y) then pitch (about x) to ±60° (dataset README): both
@@ -45,10 +45,10 @@ import MotionFusion
 
 /// `calibrate --from-files` reports the sign check and warns on a flipped gyro axis.
 @Suite struct CalibrationAgreementCommandTests {
-    @Test func sixPositionReportsAgreement() {
+    @Test func sixPositionReportsAgreement() throws {
         let dir = makeTempDirectory("agree")
         // NCSU captures mostly lift the device; the verdict on them is reported, never fatal.
-        let run = runCtl(["calibrate", "--from-files"] + ncsuFiles + ["--config", writeTestConfig(in: dir), "--yes"])
+        let run = runCtl(["calibrate", "--from-files"] + (try ncsuFiles()) + ["--config", writeTestConfig(in: dir), "--yes"])
         #expect(run.status == .ok)
         #expect(run.out.contains("  gyro/accel:     x "))
         #expect(fileExists(dir + "/calibration.conf"))

@@ -13,7 +13,7 @@ import MotionFusion
     /// x-io's example rests for its first 10 s (dataset README): the gyro bias must be the mean
     /// rate and the neutral tilt the attitude of the mean acceleration (DESIGN §3 formulas).
     @Test func stillXioFirstTenSeconds() throws {
-        let rows = readXioRows().filter { $0.time <= 10 }
+        let rows = try readXioRows().filter { $0.time <= 10 }
         #expect(rows.count == 1001)
         let n = Double(rows.count)
         let d2r = Double.pi / 180
@@ -29,7 +29,7 @@ import MotionFusion
 
         let dir = makeTempDirectory("still")
         let config = writeTestConfig(in: dir)
-        let run = runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
+        let run = runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
                           "--duration", "10", "--config", config, "--yes"])
         #expect(run.status == .ok, "stderr: \(run.err)")
         #expect(run.out.contains("up axis:        +z"))
@@ -55,7 +55,7 @@ import MotionFusion
 
     /// The same ten seconds as a native CSV (what `carouselctl record` writes) give the same file.
     @Test func stillFromNativeRecordingMatches() throws {
-        let rows = readXioRows().filter { $0.time <= 10 }
+        let rows = try readXioRows().filter { $0.time <= 10 }
         let dir = makeTempDirectory("native")
         var csv = RecordingFormat.nativeHeader + "\n"
         let d2r = Double.pi / 180, g = 9.80665
@@ -70,7 +70,7 @@ import MotionFusion
         let native = try readCalibration(dir + "/calibration.conf")
         let xio = try readCalibration({
             let other = makeTempDirectory("xio")
-            _ = runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
+            _ = runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
                         "--duration", "10", "--config", writeTestConfig(in: other), "--yes"])
             return other + "/calibration.conf"
         }())
@@ -82,9 +82,9 @@ import MotionFusion
     }
 
     /// The whole x-io recording swings to ±60° and spins: refused with 65, nothing written.
-    @Test func movingDeviceIsRefused() {
+    @Test func movingDeviceIsRefused() throws {
         let dir = makeTempDirectory("moving")
-        let run = runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
+        let run = runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
                           "--config", writeTestConfig(in: dir), "--yes"])
         #expect(run.status == .dataError)
         #expect(run.err.contains("the device moved during calibration"))
@@ -124,7 +124,7 @@ import MotionFusion
     @Test func faceDownRecordingWarnsAboutConvention() throws {
         let dir = makeTempDirectory("facedown")
         var csv = RecordingFormat.nativeHeader + "\n"
-        for (i, r) in readXioRows().filter({ $0.time <= 5 }).enumerated() {
+        for (i, r) in try readXioRows().filter({ $0.time <= 5 }).enumerated() {
             csv += "\(i * 10_000_000),\(r.accelG.0 * 9.80665),\(-r.accelG.1 * 9.80665),\(-r.accelG.2 * 9.80665),0.001,0,0\n"
         }
         writeFile(dir + "/down.csv", csv)
@@ -138,7 +138,7 @@ import MotionFusion
     /// pose reads 1 g ± 0.5 % on its up axis.
     @Test func sixPositionNCSU() throws {
         let dir = makeTempDirectory("six")
-        let run = runCtl(["calibrate", "--from-files"] + ncsuFiles + ["--config", writeTestConfig(in: dir), "--yes"])
+        let run = runCtl(["calibrate", "--from-files"] + (try ncsuFiles()) + ["--config", writeTestConfig(in: dir), "--yes"])
         #expect(run.status == .ok, "stderr: \(run.err)")
         let file = try readCalibration(dir + "/calibration.conf")
         #expect(file.method == "six-position")
@@ -146,7 +146,7 @@ import MotionFusion
 
         // Recompute each pose's still mean through MotionFusion's reader and the same stillness
         // rule, then apply the file's offset and scale (as the daemon will).
-        for (i, path) in ncsuFiles.enumerated() {
+        for (i, path) in try ncsuFiles().enumerated() {
             let samples = try RecordingReader.parse(text: try #require(readTextFile(path)))
             let still = StillnessDetector.stillIntervals(in: samples, detector: SixPositionRun.poseDetector).flatMap { samples[$0] }
             let mean = try #require(StillStatistics(still)).meanAccel
@@ -163,9 +163,9 @@ import MotionFusion
         #expect(correction.accelOffset.length < 0.05)
     }
 
-    @Test func sixPositionWrongOrderNamesTheFile() {
+    @Test func sixPositionWrongOrderNamesTheFile() throws {
         let dir = makeTempDirectory("six-order")
-        var files = ncsuFiles
+        var files = try ncsuFiles()
         files.swapAt(0, 1)
         let run = runCtl(["calibrate", "--from-files"] + files + ["--config", writeTestConfig(in: dir), "--yes"])
         #expect(run.status == .dataError)
@@ -178,9 +178,10 @@ import MotionFusion
     @Test func stillKeepsSixPositionFitOfSameSensor() throws {
         let dir = makeTempDirectory("keep")
         let config = writeTestConfig(in: dir)
-        #expect(runCtl(["calibrate", "--from-files"] + ncsuFiles + ["--sensor", "sensor_data.csv", "--config", config, "-y"]).status == .ok)
+        let ncsu = try ncsuFiles()
+        #expect(runCtl(["calibrate", "--from-files"] + ncsu + ["--sensor", "sensor_data.csv", "--config", config, "-y"]).status == .ok)
         let six = try readCalibration(dir + "/calibration.conf")
-        let run = runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
+        let run = runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
                           "--duration", "10", "--config", config, "-y"])
         #expect(run.status == .ok)
         #expect(run.out.contains("kept the accelerometer offset and scale"))

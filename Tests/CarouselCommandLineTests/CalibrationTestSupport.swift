@@ -70,8 +70,8 @@ struct XioRow {
     var accelG: (Double, Double, Double)
 }
 
-func readXioRows() -> [XioRow] {
-    guard let text = readTextFile(TestPaths.dataset("xio-fusion-example/sensor_data.csv")) else { return [] }
+func readXioRows() throws -> [XioRow] {
+    guard let text = readTextFile(try TestPaths.dataset("xio-fusion-example/sensor_data.csv")) else { return [] }
     var rows: [XioRow] = []
     for line in text.split(separator: "\n").dropFirst() {
         let f = line.split(separator: ",").map { Double($0.trimmingCharacters()) ?? .nan }
@@ -97,6 +97,8 @@ func readCalibration(_ path: String) throws -> CalibrationFile {
 }
 
 /// The six NCSU captures, in X+ X- Y+ Y- Z+ Z- order.
-let ncsuFiles = ["xplus", "xminus", "yplus", "yminus", "zplus", "zminus"].map {
-    TestPaths.dataset("ncsu-airbrakes-six-orientations/\($0).csv")
+func ncsuFiles() throws -> [String] {
+    try ["xplus", "xminus", "yplus", "yminus", "zplus", "zminus"].map {
+        try TestPaths.dataset("ncsu-airbrakes-six-orientations/\($0).csv")
+    }
 }

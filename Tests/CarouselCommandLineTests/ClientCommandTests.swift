@@ -298,32 +298,32 @@ import MotionFusion
 
 /// The confirmation before writing, answered on a (scripted) terminal.
 @Suite struct CalibrateConfirmationTests {
-    private func calibrate(_ dir: String, answer: [String]) -> CtlRun {
-        runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+    private func calibrate(_ dir: String, answer: [String]) throws -> CtlRun {
+        runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
                 "--config", writeTestConfig(in: dir)], input: answer, interactive: true)
     }
 
     @Test(arguments: [[""], ["y"], ["YES"]])
-    func enterOrYesWrites(answer: [String]) {
+    func enterOrYesWrites(answer: [String]) throws {
         let dir = makeTempDirectory("confirm")
-        let run = calibrate(dir, answer: answer)
+        let run = try calibrate(dir, answer: answer)
         #expect(run.status == .ok, "stderr: \(run.err)")
         #expect(run.err.contains("Write \(dir)/calibration.conf? [Y/n] "))
         #expect(fileExists(dir + "/calibration.conf"))
     }
 
     @Test(arguments: [["n"], ["later"], []])
-    func anythingElseOrEndOfInputWritesNothing(answer: [String]) {
+    func anythingElseOrEndOfInputWritesNothing(answer: [String]) throws {
         let dir = makeTempDirectory("decline")
-        let run = calibrate(dir, answer: answer)
+        let run = try calibrate(dir, answer: answer)
         #expect(run.status == .failure)
         #expect(run.err.hasSuffix("? [Y/n] not written\n"))
         #expect(!fileExists(dir + "/calibration.conf"))
     }
 
-    @Test func withoutATerminalNothingIsAsked() {
+    @Test func withoutATerminalNothingIsAsked() throws {
         let dir = makeTempDirectory("noterm")
-        let run = runCtl(["calibrate", "--replay", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
+        let run = runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "10",
                           "--config", writeTestConfig(in: dir)], input: ["n"], interactive: false)
         #expect(run.status == .ok)
         #expect(!run.err.contains("[Y/n]"))

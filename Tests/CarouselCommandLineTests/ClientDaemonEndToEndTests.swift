@@ -110,7 +110,7 @@ import CarouselTestSupport
     @Test func calibrateThroughRunningDaemon() throws {
         let still = makeTempDirectory("still-replay") + "/still.csv"
         var csv = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
-        for r in readXioRows().filter({ $0.time <= 10 }) {
+        for r in try readXioRows().filter({ $0.time <= 10 }) {
             csv += "\(Int64((r.time * 1e9).rounded())),\(r.accelG.0 * 9.80665),\(r.accelG.1 * 9.80665),\(r.accelG.2 * 9.80665),"
             csv += "\(r.gyroDegPerS.0 * Double.pi / 180),\(r.gyroDegPerS.1 * Double.pi / 180),\(r.gyroDegPerS.2 * Double.pi / 180)\n"
         }

@@ -41,7 +41,7 @@ import CarouselTestSupport
     static func degrees(_ r: Double) -> Double { r * 180 / Double.pi }
 
     @Test func xioAccelMethodMatchesHandComputedAngles() throws {
-        let path = TestPaths.dataset("xio-fusion-example/sensor_data.csv")
+        let path = try TestPaths.dataset("xio-fusion-example/sensor_data.csv")
         let result = Self.run(["--input", path, "--method", "accel"])
         #expect(result.status == .ok)
         #expect(result.out.hasPrefix("time_s,roll_deg,pitch_deg\n"))
@@ -65,7 +65,7 @@ import CarouselTestSupport
     /// spin's centripetal acceleration leaks through its inertial-frame low-pass).
     @Test(arguments: [([String](), 5.0), (["--method", "fusion"], 3.0)])
     func xioStartsAtFirstSampleAndStaysNearLevelInSpin(method: [String], limit: Double) throws {
-        let result = Self.run(["-i", TestPaths.dataset("xio-fusion-example/sensor_data.csv")] + method)
+        let result = Self.run(["-i", try TestPaths.dataset("xio-fusion-example/sensor_data.csv")] + method)
         #expect(result.status == .ok)
         let rows = result.rows
         try #require(rows.count > 6_700)
@@ -97,9 +97,9 @@ import CarouselTestSupport
         #expect(r.status == .noInput && r.err.contains("/nonexistent/recording.csv"))
         r = Self.run([])
         #expect(r.status == .usage)
-        r = Self.run(["--input", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--method", "kalman"])
+        r = Self.run(["--input", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--method", "kalman"])
         #expect(r.status == .usage)
-        r = Self.run(["--input", TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--gain", "fast"])
+        r = Self.run(["--input", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--gain", "fast"])
         #expect(r.status == .usage)
 
         let bad = try Self.temporaryFile("timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n0,0,0,9.8,,,\n10,0,zero,9.8,,,\n")
@@ -113,10 +113,10 @@ import CarouselTestSupport
         #expect(r.status == .dataError && r.err.contains("\(bad):1:"))
     }
 
-    @Test func autoFormatReadsEveryDataset() {
+    @Test func autoFormatReadsEveryDataset() throws {
         for (path, rows) in [("ncsu-airbrakes-six-orientations/yminus.csv", 1_384),
                              ("xio-gait-tracking-short-walk/short_walk.csv", 16_539)] {
-            let r = Self.run(["--input", TestPaths.dataset(path), "--lowpass-hz", "10", "--method", "complementary", "--gain", "1"])
+            let r = Self.run(["--input", try TestPaths.dataset(path), "--lowpass-hz", "10", "--method", "complementary", "--gain", "1"])
             #expect(r.status == .ok, "\(path): \(r.err)")
             #expect(r.rows.count == rows, "\(path)")
             #expect(!r.out.contains("nan") && !r.out.contains(",,"), "\(path)")

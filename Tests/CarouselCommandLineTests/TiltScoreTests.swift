@@ -37,7 +37,7 @@ import CarouselTestSupport
         // The inclination error of the default estimator's CSV output, scored independently
         // with NumPy against the file's quaternions (the metric): 0.797 RMS, 0.637
         // mean, 1.642 p95 (numpy.percentile), 2.895 max over 34,882 rows.
-        let path = TestPaths.dataset("broad-06-fast-rotation-a/06_undisturbed_fast_rotation_A.csv")
+        let path = try TestPaths.dataset("broad-06-fast-rotation-a/06_undisturbed_fast_rotation_A.csv")
         let run = TiltCommandTests.run(["--input", path, "--format", "broad", "--score"])
         #expect(run.status == .ok, "\(run.err)")
         #expect(run.out == "rms_deg=0.797 mean_deg=0.637 p95_deg=1.642 max_deg=2.895 scored=34882\n")

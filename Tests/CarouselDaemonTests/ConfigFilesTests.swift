@@ -62,7 +62,7 @@ import Glibc
     /// data/NOTICE says: compare rows with the source, converted here independently.
     @Test func demoRecordingIsTheDocumentedExcerpt() throws {
         let demo = try #require(readTextFile(Self.root + "/data/demo-recording.csv"))
-        let source = try #require(readTextFile(TestPaths.dataset("xio-fusion-example/sensor_data.csv")))
+        let source = try #require(readTextFile(try TestPaths.dataset("xio-fusion-example/sensor_data.csv")))
         #expect(demo.utf8.count <= 300 * 1024)
         let demoRows = demo.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) } }
         let sourceRows = source.split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }

@@ -3,66 +3,60 @@ import CarouselTestSupport
 import CLinux
 import Testing
 
-/// (a) A real recording replayed through the whole pipeline (replay source → calibration →
-/// fusion estimator → tilt mapper → engine → socket).
+/// A recording replayed by the real daemon in real time: what only wall time can check. The
+/// pipeline's numbers (fusion, tilt mapping, paging, INDEX) are checked byte for byte on a
+/// scripted clock by `GoldenReplayTests`; here the replay's timerfd paces the samples on
+/// CLOCK_MONOTONIC at `replay_speed`, and the end of a recording without `replay_loop`
+/// reaches a watcher as `SENSOR stale`, after which tilt no longer drives the carousel.
 @Suite(.serialized) struct EndToEndReplayTests {
-    /// x-io's Fusion example (135 s, 100 Hz) is level except for a roll excursion to about +60°
-    /// at 32–36 s followed at once by one to about −55° at 37–41 s (accelerometer roll measured
-    /// from the file). Starting on item 0 of a non-cyclic carousel, the +60° half pushes against
-    /// the start (nothing moves); the −55° half, replayed at 20× (0.2 s) with 8 items/s at full
-    /// tilt, moves it by more than one item. Afterwards the device is level and the carousel
-    /// must rest exactly on a centered item (offset = index · p), announced by INDEX.
-    @Test func recordingTiltsChangeTheIndexAndTheCarouselComesToRestCentered() throws {
-        let daemon = try E2EDaemon("replay", overrides: [
-            "sensor": ["source": "replay", "replay_file": TestPaths.dataset("xio-fusion-example/sensor_data.csv"),
-                       "replay_speed": "20", "replay_loop": "no"],
-            "tilt": ["enabled": "yes", "max_items_per_second": "8"],
-            "carousel": ["count": "20"],
+    /// `steadyRollRecording()` (2 s at 100 Hz, rolled 20°) at 4× speed: 0.5 s of samples, then
+    /// stale 5 periods (5 · 10 ms / 4 = 12.5 ms, raised to the 25 ms of the 5 ms wake-up floor)
+    /// after the last one.
+    @Test func aRecordingPlaysInRealTimeThenGoesStaleAndTiltStopsDriving() throws {
+        let daemon = try E2EDaemon.steadyRoll("replay-end", scrolling: true, overrides: [
+            "sensor": ["replay_loop": "no", "replay_speed": "4"],
         ])
         let c = try daemon.client()
+        let started = clinux_monotonic_ns()
         try c.send(#"{"cmd":"watch","max_rate_hz":30}"#)
         #expect(try c.readJSON()["class"] == .string("WATCH"))
         #expect(try c.readJSON()["class"] == .string("LAYOUT"))
-        let first = try c.readJSON()
-        #expect(first.isState)
-        #expect(first["index"] == .number(0))
+        #expect(try c.readJSON().isState)
 
-        // 135 s at 20× is 6.8 s; read until 1.5 s past the end.
-        let end = clinux_monotonic_ns() + 8_300_000_000
-        var lines: [WireJSON] = []
-        while clinux_monotonic_ns() < end {
-            guard let line = try? c.readLine(timeoutSeconds: 0.5), let text = Optional(line) else { continue }
-            if let v = try? WireJSONParser.parse(text) { lines.append(v) }
+        var states: [WireJSON] = []
+        var stale: (line: WireJSON, at: Int64)?
+        while stale == nil, clinux_monotonic_ns() - started < 5_000_000_000 {
+            guard let line = try c.readLine(timeoutSeconds: 0.5), let v = try? WireJSONParser.parse(line) else { continue }
+            if v.isState { states.append(v) }
+            if v["class"] == .string("SENSOR"), v["status"] == .string("stale") { stale = (v, clinux_monotonic_ns()) }
         }
-        let states = lines.filter(\.isState)
-        let indexEvents = lines.filter { $0["class"] == .string("INDEX") }
-        #expect(lines.contains { $0["class"] == .string("SENSOR") && $0["status"] == .string("replay") })
-        // The recording tilts by more than 30° both ways, and the carousel follows.
+        let end = try #require(stale, "no SENSOR stale within 5 s of the recording's end")
+        #expect(end.line["message"]?.stringValue?.hasPrefix("end of recording: no sample for ") == true)
+        // Paced, not dumped: the last sample is due 2 s / 4 = 0.5 s after the start.
+        let elapsed = Double(end.at - started) / 1e9
+        #expect(elapsed >= 0.5 && elapsed < 3, "stale after \(elapsed) s")
+        // While it played, the 20° roll drove the carousel.
         let rolls = states.compactMap { $0["tilt"]?["roll_deg"]?.doubleValue }
-        #expect((rolls.max() ?? 0) > 30)
-        #expect((rolls.min() ?? 0) < -30)
+        #expect(rolls.contains { abs(abs($0) - 20) < 0.5 })
         #expect(states.contains { $0["phase"] == .string("tilting") })
-        #expect(!indexEvents.isEmpty)
-        #expect(indexEvents.first?["previous"] == .number(0))
-        #expect((indexEvents.first?["index"]?.doubleValue ?? 0) >= 1)
-        // INDEX events chain: each `previous` is the index before.
-        var resting = 0.0
-        for e in indexEvents {
-            #expect(e["previous"]?.doubleValue == resting)
-            resting = e["index"]?.doubleValue ?? -1
+
+        // After stale: no estimate, and the carousel settles on an item instead of scrolling on.
+        var last: WireJSON?
+        let settleBy = clinux_monotonic_ns() + 3_000_000_000
+        while clinux_monotonic_ns() < settleBy {
+            guard let line = try c.readLine(timeoutSeconds: 0.5), let v = try? WireJSONParser.parse(line), v.isState else {
+                if last?["phase"] == .string("idle") { break }
+                continue
+            }
+            last = v
         }
-        // Level again: at rest, exactly centered on the last announced item.
-        let last = try #require(states.last)
-        #expect(last["phase"] == .string("idle"))
-        #expect(last["velocity"] == .number(0))
-        let index = try #require(last["index"]?.doubleValue)
-        #expect(index == resting)
-        #expect(last["offset"]?.doubleValue == index * 260)
-        #expect(last["position"]?.doubleValue == index)
-        #expect(abs(last["tilt"]?["roll_deg"]?.doubleValue ?? 99) < 3)
-        // seq strictly increases.
-        let seqs = states.compactMap { $0["seq"]?.doubleValue }
-        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
+        let rest = try #require(last, "no STATE after the sensor went stale")
+        #expect(rest["sensor"] == .string("stale"))
+        #expect(rest["tilt"]?["roll_deg"] == .null)
+        #expect(rest["phase"] == .string("idle"))
+        #expect(rest["velocity"] == .number(0))
+        let position = try #require(rest["position"]?.doubleValue)
+        #expect(position == position.rounded())  // centered on an item
         #expect(try daemon.stop() == 0)
     }
 }

@@ -5,7 +5,7 @@ import CarouselTestSupport
 /// Dataset access shared by the suites (parsed once per test that needs it).
 enum Dataset {
     static func text(_ relativePath: String) throws -> String {
-        try #require(readTextFile(TestPaths.dataset(relativePath)), "missing dataset \(relativePath)")
+        try #require(readTextFile(try TestPaths.dataset(relativePath)), "missing dataset \(relativePath)")
     }
 
     static func samples(_ relativePath: String) throws -> [IMUSample] {

@@ -11,7 +11,7 @@ import CarouselTestSupport
             ("ncsu-airbrakes-six-orientations/xplus.csv", .ncsu),
         ]
         for (path, expected) in cases {
-            let text = try #require(readTextFile(TestPaths.dataset(path)))
+            let text = try #require(readTextFile(try TestPaths.dataset(path)))
             let header = try #require(text.split(separator: "\n").first)
             #expect(RecordingFormat.detect(header: header) == expected, "\(path)")
         }
@@ -20,7 +20,7 @@ import CarouselTestSupport
     }
 
     @Test func xioConvertsDegreesPerSecondAndG() throws {
-        let text = try #require(readTextFile(TestPaths.dataset("xio-fusion-example/sensor_data.csv")))
+        let text = try #require(readTextFile(try TestPaths.dataset("xio-fusion-example/sensor_data.csv")))
         let samples = try RecordingReader.parse(text: text)
         #expect(samples.count == 13_514)
         // Row 2 of the file: 0.010078907,0.01654156,-0.3308571,0.04700107,0.001496836,-0.01803474,0.9990417,…
@@ -33,7 +33,7 @@ import CarouselTestSupport
     }
 
     @Test func ncsuKeepsRawRowsOnlyAndConvertsG() throws {
-        let text = try #require(readTextFile(TestPaths.dataset("ncsu-airbrakes-six-orientations/xplus.csv")))
+        let text = try #require(readTextFile(try TestPaths.dataset("ncsu-airbrakes-six-orientations/xplus.csv")))
         let samples = try RecordingReader.parse(text: text)
         #expect(samples.count == 1_519)  // raw rows, per the dataset README
         // Line 3 is the first raw row: 0.99283612,-0.03946202,0.03641900 g; gyro 0.00536354,0.03680181,-0.00029719 rad/s
@@ -79,7 +79,7 @@ import CarouselTestSupport
     }
 
     @Test func ncsuPartialRawBlockIsMalformed() throws {
-        let text = try #require(readTextFile(TestPaths.dataset("ncsu-airbrakes-six-orientations/xplus.csv")))
+        let text = try #require(readTextFile(try TestPaths.dataset("ncsu-airbrakes-six-orientations/xplus.csv")))
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // Blank the scaledAccelY field (column 6) of line 3 (a raw row).
         var fields = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
