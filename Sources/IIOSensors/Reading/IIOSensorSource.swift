@@ -5,42 +5,6 @@ import CarouselPosix
 import CLinux
 import MotionFusion
 
-/// How `IIOSensorSource` reads (config key `[sensor] mode`).
-public enum IIOReadMode: String, Sendable, CaseIterable {
-    /// Buffered when the device has a buffer, polled otherwise or when the buffer fails.
-    case auto
-    /// Buffered; still falls back to polled (with a message) when the buffer cannot work.
-    case buffered
-    /// `*_raw` reads on a timer only.
-    case polled
-}
-
-/// What `IIOSensorSource` reads and how.
-public struct IIOSourceConfiguration: Sendable {
-    /// libiio URI; nil or `local:` for this machine, `ip:HOST` for a remote iiod.
-    public var uri: String?
-    /// Configured sensor: name, label, sysfs path, `iio:deviceN` or `/dev/iio:deviceN`; nil for
-    /// automatic choice (`SensorSelection.choose`).
-    public var device: String?
-    /// Requested sample rate, Hz.
-    public var sampleRateHz: Double
-    public var mode: IIOReadMode
-    public var accelConvention: AccelConvention
-    /// Follow udev add/remove events (local contexts only).
-    public var watchHotplug: Bool
-
-    public init(uri: String? = nil, device: String? = nil, sampleRateHz: Double = 100,
-                mode: IIOReadMode = .auto, accelConvention: AccelConvention = .gravity,
-                watchHotplug: Bool = true) {
-        self.uri = uri
-        self.device = device
-        self.sampleRateHz = sampleRateHz
-        self.mode = mode
-        self.accelConvention = accelConvention
-        self.watchHotplug = watchHotplug
-    }
-}
-
 /// Samples from real IIO hardware (DESIGN §6): discovery and selection, buffered or polled
 /// reading with automatic fallback, accel + gyro pairing, hotplug.
 ///
@@ -61,8 +25,7 @@ public final class IIOSensorSource: SensorSource {
     public private(set) var statusMessage: String? = "not started"
     /// The sensor(s) being read, when present.
     public private(set) var selection: SensorSelection?
-    private var epoll: Epoll?
-    private var registered: Set<Int32> = []
+    private var descriptors: DescriptorSet?
     private var monitor: SensorMonitor?
     private var watchdogFD: Int32 = -1
     private var inventory: SensorInventory?
@@ -90,7 +53,7 @@ public final class IIOSensorSource: SensorSource {
 
     public var sampleRateHz: Double? { accelReader?.device.rateHz }
 
-    public var pollDescriptor: Int32? { epoll?.fd }
+    public var pollDescriptor: Int32? { descriptors?.fd }
 
     public var selectedDevice: (name: String, path: String)? {
         selection.map { (name: $0.accel.name, path: $0.accel.path) }
@@ -100,9 +63,9 @@ public final class IIOSensorSource: SensorSource {
     public var currentMode: ReadMode? { accelReader?.mode }
 
     public func start() throws(SensorError) {
-        if epoll == nil {
+        if descriptors == nil {
             do {
-                epoll = try Epoll()
+                descriptors = try DescriptorSet()
             } catch {
                 throw SensorError.io(device: name, what: "epoll_create1", errno: error.errno.rawValue)
             }
@@ -127,12 +90,11 @@ public final class IIOSensorSource: SensorSource {
         closeReaders()
         monitor = nil
         if watchdogFD >= 0 { close(watchdogFD); watchdogFD = -1 }
-        epoll = nil
-        registered.removeAll()
+        descriptors = nil
     }
 
     public func readAvailable(into samples: inout [IMUSample]) throws(SensorError) {
-        if let monitor, isReady(monitor.pollDescriptor) {
+        if let monitor, descriptors?.isReady(monitor.pollDescriptor) ?? true {
             for event in monitor.events() { handle(event) }
         }
         guard let accelReader else { return }
@@ -184,7 +146,7 @@ public final class IIOSensorSource: SensorSource {
         for w in selection.accel.warnings + (selection.gyro?.warnings ?? []) { log(.warning, "\(selection.accel.name): \(w)") }
         self.inventory = inventory
         self.selection = selection
-        let transform = makeTransform(selection)
+        let transform = SampleTransform(selection: selection, convention: configuration.accelConvention)
         accelReader = try makeReader(selection.accel, inventory: inventory, transform: transform)
         if let g = selection.gyro {
             gyroReader = try makeReader(g, inventory: inventory, transform: transform)
@@ -195,26 +157,6 @@ public final class IIOSensorSource: SensorSource {
             ?? "\(selection.accel.name) (\(selection.accel.id))"
         log(.info, "reading \(what) in \(accelReader?.mode.rawValue ?? "no") mode at \(SamplingRate.text(accelReader?.device.rateHz ?? 0)) Hz")
         setStatus(.ok, nil)
-    }
-
-    private func makeTransform(_ s: SensorSelection) -> SampleTransform {
-        func axes(_ info: SensorInfo?, _ type: String) -> [AxisCalibration] {
-            ["x", "y", "z"].map { axis in
-                let c = info?.channels.first { $0.name == "\(type)_\(axis)" }
-                return AxisCalibration(scale: c?.scale ?? 1, offset: c?.offset ?? 0)
-            }
-        }
-        let gyroInfo = s.gyro ?? (s.accel.hasGyro ? s.accel : nil)
-        // Gyro frame: its own matrix when it has one, else the accelerometer's (DESIGN §3).
-        let gyroMatrix: MountMatrix
-        if let g = s.gyro, g.mountMatrixSource != .identity {
-            gyroMatrix = g.mountMatrix
-        } else {
-            gyroMatrix = s.accel.gyroMountMatrix ?? s.accel.mountMatrix
-        }
-        return SampleTransform(accelAxes: axes(s.accel, "accel"), accelMatrix: s.accel.mountMatrix,
-                               gyroAxes: axes(gyroInfo, "anglvel"), gyroMatrix: gyroMatrix,
-                               convention: configuration.accelConvention)
     }
 
     private func makeReader(_ info: SensorInfo, inventory: SensorInventory,
@@ -384,27 +326,14 @@ public final class IIOSensorSource: SensorSource {
         statusMessage = message
     }
 
-    /// Whether `fd` of the epoll set has input waiting (one look at the set, no waiting). The
-    /// udev monitor is read only then: asking libudev on every sample cost a `recvmsg` per
-    /// sample, far heavier under umockdev, which emulates the uevent socket.
-    private func isReady(_ fd: Int32) -> Bool {
-        guard let epoll, let ready = try? epoll.wait(timeoutMilliseconds: 0) else { return true }
-        return ready.contains { $0.token == UInt64(UInt32(bitPattern: fd)) }
-    }
-
-    /// Makes the epoll set hold exactly the fds that matter now (each one's token is the fd).
+    /// Makes the epoll set hold exactly the fds that matter now.
     private func syncEpoll() {
-        guard let epoll else { return }
         var wanted: Set<Int32> = []
         if let m = monitor { wanted.insert(m.pollDescriptor) }
         if watchdogFD >= 0 { wanted.insert(watchdogFD) }
         for r in [accelReader, gyroReader].compactMap({ $0 }) where r.pollDescriptor >= 0 {
             wanted.insert(r.pollDescriptor)
         }
-        // Remove and re-add everything: a closed fd leaves the set by itself and its number may
-        // already belong to a new buffer or timer, so a diff against `registered` could miss it.
-        for fd in registered { epoll.remove(fd) }
-        for fd in wanted { try? epoll.add(fd, events: Epoll.readable, token: UInt64(UInt32(bitPattern: fd))) }
-        registered = wanted
+        descriptors?.replaceMembers(with: wanted)
     }
 }
