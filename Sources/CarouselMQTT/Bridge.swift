@@ -483,18 +483,8 @@ public final class Bridge {
         }
     }
 
-    /// A payload for a log line: at most 64 bytes, control characters escaped.
-    static func shown(_ payload: [UInt8]) -> String {
-        var text = ""
-        for scalar in String(decoding: payload.prefix(64), as: UTF8.self).unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                text += "\\x" + String(scalar.value, radix: 16)
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return payload.count > 64 ? text + "…" : text
-    }
+    /// A payload for a log line (`LogPayloadText`).
+    static func shown(_ payload: [UInt8]) -> String { LogPayloadText.shown(payload) }
 
     private var statusLine: String {
         "broker \(brokerConnected ? "connected" : "unreachable"), carouseld \(daemonReady ? "connected" : "unreachable")"

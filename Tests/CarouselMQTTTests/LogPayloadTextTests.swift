@@ -1,0 +1,28 @@
+import Testing
+@testable import CarouselMQTT
+
+/// Hostile review of issue 15: the bridge logged control characters as `\x` plus as many hex
+/// digits as needed, so `\x1` + `b` read as ESC (`\x1b`), and a payload holding the text `\x0a`
+/// looked like an escaped newline. Now: always two hex digits, and a backslash is doubled.
+@Suite struct LogPayloadTextTests {
+    @Test func controlCharactersAlwaysTakeTwoHexDigits() {
+        #expect(LogPayloadText.shown(Array("\u{1}b".utf8)) == #"\x01b"#)
+        #expect(LogPayloadText.shown(Array("\u{1B}".utf8)) == #"\x1b"#)
+        #expect(LogPayloadText.shown(Array("a\nb\r\t".utf8)) == #"a\x0ab\x0d\x09"#)
+        #expect(LogPayloadText.shown([0x7F, 0x00]) == #"\x7f\x00"#)
+    }
+
+    @Test func aBackslashIsDoubledSoEscapesCannotBeForged() {
+        #expect(LogPayloadText.shown(Array(#"\x0a"#.utf8)) == #"\\x0a"#)
+        #expect(LogPayloadText.shown(Array("\\\n".utf8)) == #"\\\x0a"#)
+        // The two payloads differ, and so do their log texts.
+        #expect(LogPayloadText.shown(Array("\n".utf8)) != LogPayloadText.shown(Array(#"\x0a"#.utf8)))
+    }
+
+    @Test func longPayloadsAreCutAt64BytesWithAnEllipsis() {
+        let text = String(repeating: "é", count: 40)  // 80 bytes
+        // 64 bytes = 32 complete "é".
+        #expect(LogPayloadText.shown(Array(text.utf8)) == String(repeating: "é", count: 32) + "…")
+        #expect(LogPayloadText.shown(Array("ok".utf8)) == "ok")
+    }
+}
