@@ -165,7 +165,8 @@ public struct CarouselGeometry: Hashable, Sendable {
     /// (0, `maximumLength`], |spacing| ≤ `maximumLength`, a pitch of at least `minimumPitch`, and a
     /// count in [0, `maximumCount`].
     /// - Throws: `CarouselConfigurationError` naming the field (`viewport.width`, `item.height`,
-    ///   `spacing`, `count`).
+    ///   `spacing`, `count`); a pitch below `minimumPitch` names `spacing` when it is negative,
+    ///   else the item length along the axis.
     public func validate() throws(CarouselConfigurationError) {
         let limit = CarouselLimits.maximumLength
         for (field, v) in [("viewport.width", viewport.width), ("viewport.height", viewport.height),
@@ -174,7 +175,12 @@ public struct CarouselGeometry: Hashable, Sendable {
         }
         guard abs(spacing) <= limit else { throw .init(field: "spacing", reason: "must lie within ±\(Int(limit)) points") }
         guard itemAlong + spacing >= Self.minimumPitch else {
-            throw .init(field: "spacing", reason: "must leave a pitch (item length + spacing) of at least \(Self.minimumPitch) points")
+            // Blame what made the pitch too small: a negative spacing, else the item itself.
+            if spacing < 0 {
+                throw .init(field: "spacing", reason: "must leave a pitch (item length + spacing) of at least \(Self.minimumPitch) points")
+            }
+            throw .init(field: axis == .horizontal ? "item.width" : "item.height",
+                        reason: "must make a pitch (item length + spacing) of at least \(Self.minimumPitch) points")
         }
         guard count >= 0, count <= CarouselLimits.maximumCount else {
             throw .init(field: "count", reason: "must lie in 0…\(CarouselLimits.maximumCount)")

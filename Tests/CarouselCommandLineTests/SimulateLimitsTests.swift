@@ -18,7 +18,9 @@ import CarouselTestSupport
         (#"{"viewport": {"width": 1e308, "height": 200}, "item": {"width": 250, "height": 160}, "count": 3}"#, "viewport.width"),
         (#"{"viewport": {"width": 375, "height": 200}, "item": {"width": 250, "height": 160}, "spacing": 1e308, "count": 3}"#, "spacing"),
         // A pitch below 0.001 point was silently raised to it, so centers disagreed with sizes.
-        (#"{"viewport": {"width": 375, "height": 200}, "item": {"width": 1e-300, "height": 160}, "count": 3}"#, "spacing"),
+        (#"{"viewport": {"width": 375, "height": 200}, "item": {"width": 1e-300, "height": 160}, "count": 3}"#, "item.width"),
+        // ... named after what made it too small: the item above, a negative spacing here.
+        (#"{"viewport": {"width": 375, "height": 200}, "item": {"width": 250, "height": 160}, "spacing": -250, "count": 3}"#, "spacing"),
         (#"{\#(base), "count": 1e14}"#, "count"),
         (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "fling", "offset": 1e308, "velocity": 0}]}"#, "events[0].offset"),
         (#"{\#(base), "count": 3, "events": [{"t": 0, "type": "fling", "offset": 0, "velocity": -1e7}]}"#, "events[0].velocity"),

@@ -2,8 +2,9 @@ import CarouselEngine
 import CarouselProtocol
 
 /// Checks `set_geometry` and `set_tilt` against the running configuration before they are
-/// applied, with the engine's own rules (`CarouselGeometry.validate()`, `TiltSettings.check()`),
-/// so a request the engine would clamp or silently adjust gets `bad_field` instead of an ACK.
+/// applied, with the engine's own rules (`CarouselGeometry.validate()`, `TiltSettings.check()`)
+/// and the daemon's `StateItemBudget`, so a request the engine would clamp or silently adjust,
+/// or one that would make every STATE huge, gets `bad_field` instead of an ACK.
 ///
 /// Why here and not in `RequestDecoder`: both requests are partial (set_tilt may carry only
 /// `dead_zone_deg`, set_geometry keeps the axis), so only the merged result can be judged — a
@@ -19,10 +20,15 @@ enum RuntimeSettingsCheck {
         if let axis = request.axis { g.axis = axis }
         do {
             try g.validate()
-            return nil
         } catch {
             return "field '\(error.field)': \(error.reason)"
         }
+        var merged = current
+        merged.geometry = g
+        if let problem = StateItemBudget.problem(merged, names: .wire) {
+            return "field '\(problem.field)': \(problem.message)"
+        }
+        return nil
     }
 
     /// Why `request` cannot be applied to `current`'s tilt settings; nil when it can.

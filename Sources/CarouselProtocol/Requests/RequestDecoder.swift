@@ -5,7 +5,8 @@ import CarouselEngine
 /// Rules: the line must be one JSON object with a string `cmd` and no key repeated in any object
 /// (`bad_json` naming the key; last-wins would silently pick one); unknown members are ignored (so a
 /// newer client can talk to an older server, as in gpsd); a known member with the wrong type or
-/// out of range is `bad_field` with a message naming it.
+/// out of range is `bad_field` with a message naming it. `null` is never "absent": a known member
+/// given as `null` is `bad_field` (an optional one is left out for its default), whatever its type.
 public enum RequestDecoder {
     /// Decodes a line without its trailing newline (a trailing `\r` is tolerated by the parser as
     /// whitespace).
@@ -39,8 +40,8 @@ public enum RequestDecoder {
         case "sensors": return .sensors
         case "samples": return .samples(enable: try fields.optionalBool("enable") ?? true)
         case "scroll_to":
-            let index = try fields.integer("index")
-            if index < 0 { throw fields.bad("index", "must be ≥ 0, got \(index)") }
+            // The upper end is the engine's count limit; the running count is checked on apply.
+            let index = try fields.integer("index", in: 0...CarouselLimits.maximumCount)
             return .scrollTo(index: index, animated: try fields.optionalBool("animated") ?? true)
         case "drag":
             return .drag(phase: try fields.choice("phase", DragPhase.self), location: try fields.number("location"),
@@ -70,11 +71,7 @@ public enum RequestDecoder {
     }
 
     private static func setCount(_ fields: Fields) throws(ProtocolError) -> Request {
-        let count = try fields.integer("count")
-        if count < 0 || count > CarouselLimits.maximumCount {
-            throw fields.bad("count", "must be in 0...\(CarouselLimits.maximumCount), got \(count)")
-        }
-        return .setCount(count)
+        .setCount(try fields.integer("count", in: 0...CarouselLimits.maximumCount))
     }
 
     private static func setGeometry(_ fields: Fields) throws(ProtocolError) -> Request {
@@ -116,10 +113,21 @@ public enum RequestDecoder {
             ProtocolError(.badField, "field '\(name)': \(problem)", cmd: cmd)
         }
 
+        /// The member `name`; `null` is returned as is, for the caller's type check to refuse
+        /// by name ("expected a number, got null").
         func required(_ name: String) throws(ProtocolError) -> WireJSON {
-            guard let v = object[name], !v.isNull else {
+            guard let v = object[name] else {
                 throw ProtocolError(.badField, "missing field '\(name)'", cmd: cmd)
             }
+            return v
+        }
+
+        /// The member `name` when present, nil when absent; `null` is a `bad_field` naming the
+        /// member and the type expected (read as absent, `"velocity": null` would mean "no
+        /// velocity" to one client and an error to another).
+        func optional(_ name: String, expected: String) throws(ProtocolError) -> WireJSON? {
+            guard let v = object[name] else { return nil }
+            if v.isNull { throw bad(name, "expected \(expected), got null (omit the field for the default)") }
             return v
         }
 
@@ -130,23 +138,32 @@ public enum RequestDecoder {
         }
 
         func optionalNumber(_ name: String) throws(ProtocolError) -> Double? {
-            guard let v = object[name], !v.isNull else { return nil }
+            guard let v = try optional(name, expected: "a number") else { return nil }
             guard let n = v.doubleValue else { throw bad(name, "expected a number, got \(v.typeName)") }
             return n
         }
 
+        /// A whole number; one too large for exact integer arithmetic (beyond ±2^53) is out of
+        /// range, not "not whole".
         func integer(_ name: String) throws(ProtocolError) -> Int {
+            try integer(name, in: -(1 << 53)...(1 << 53))
+        }
+
+        /// A whole number within `range`; a whole number outside it is "out of range lo…hi".
+        func integer(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
             let v = try required(name)
-            guard v.doubleValue != nil else { throw bad(name, "expected an integer, got \(v.typeName)") }
-            guard let n = v.intValue else { throw bad(name, "expected an integer, got \(WireJSONWriter.format(v.doubleValue ?? 0))") }
+            guard let d = v.doubleValue else { throw bad(name, "expected an integer, got \(v.typeName)") }
+            guard d.rounded(.towardZero) == d else { throw bad(name, "expected an integer, got \(WireJSONWriter.format(d))") }
+            guard d >= Double(range.lowerBound), d <= Double(range.upperBound), let n = v.intValue else {
+                throw bad(name, "out of range \(range.lowerBound)…\(range.upperBound), got \(WireJSONWriter.format(d))")
+            }
             return n
         }
 
         /// Absent means the default; `null` is a `bad_field`, not "absent": read as absent,
         /// `"enable": null` would turn watching on.
         func optionalBool(_ name: String) throws(ProtocolError) -> Bool? {
-            guard let v = object[name] else { return nil }
-            if v.isNull { throw bad(name, "expected a boolean, got null (omit the field for the default)") }
+            guard let v = try optional(name, expected: "a boolean") else { return nil }
             guard let b = v.boolValue else { throw bad(name, "expected a boolean, got \(v.typeName)") }
             return b
         }
@@ -158,7 +175,7 @@ public enum RequestDecoder {
         }
 
         func optionalString(_ name: String) throws(ProtocolError) -> String? {
-            guard let v = object[name], !v.isNull else { return nil }
+            guard let v = try optional(name, expected: "a string") else { return nil }
             guard let s = v.stringValue else { throw bad(name, "expected a string, got \(v.typeName)") }
             return s
         }
@@ -170,7 +187,7 @@ public enum RequestDecoder {
             return try named(name, text, Choice.self)
         }
 
-        /// `choice`, or nil when the member is absent or null.
+        /// `choice`, or nil when the member is absent (`null` is a `bad_field`).
         func optionalChoice<Choice>(_ name: String, _ type: Choice.Type) throws(ProtocolError) -> Choice?
         where Choice: CaseIterable & RawRepresentable, Choice.RawValue == String {
             guard let text = try optionalString(name) else { return nil }

@@ -1,0 +1,85 @@
+import CarouselConfig
+import CarouselEngine
+import CarouselProtocol
+import Testing
+@testable import CarouselDaemon
+
+/// Hostile review of issue 15: a legal but absurd geometry (a 100 000-point viewport of 1-point
+/// items) made every STATE with items list 4096 items, about 970 KB a line. A geometry that can
+/// show more than `StateItemBudget.maximumItems` (512) items is now refused, naming the item
+/// length along the axis, by `set_geometry` and in the configuration file alike.
+@Suite struct StateItemBudgetTests {
+    private func reply(_ h: CoreHarness, _ id: ClientID, _ line: String) -> WireJSON? {
+        h.send(line, from: id)
+        return h.read(id).first
+    }
+
+    private func geometry(itemWidth: String, viewportWidth: String = "375", extra: String = "") -> String {
+        #"{"cmd":"set_geometry","viewport":{"width":\#(viewportWidth),"height":200},"item":{"width":\#(itemWidth),"height":160}\#(extra)}"#
+    }
+
+    @Test func theHostileGeometryIsRefusedNamingTheItemWidth() {
+        var h = CoreHarness()
+        let id = h.connect()
+        _ = h.read(id)
+        let e = reply(h, id, geometry(itemWidth: "1", viewportWidth: "100000"))
+        #expect(e?["code"] == .string("bad_field"))
+        // linear reach W/2 + w/2 = 50000.5 either side, pitch 1: ⌊100001 / 1⌋ + 1 slots, capped at 4096.
+        #expect(e?["message"] == .string("field 'item.width': with viewport.width 100000, item.width 1 and spacing 0, up to 4096 items "
+            + "can be visible at once, more than the 512 one STATE carries; use longer items, more spacing or a shorter viewport"))
+        // Vertical: the item's height is along the axis.
+        let v = reply(h, id, #"{"cmd":"set_geometry","viewport":{"width":200,"height":100000},"item":{"width":160,"height":1},"axis":"vertical"}"#)
+        #expect(v?["message"]?.stringValue?.hasPrefix("field 'item.height': with viewport.height 100000, item.height 1 and spacing 0") == true)
+        // The running geometry is kept (pitch 260).
+        #expect(h.core.engine.configuration.geometry.pitch == 260)
+    }
+
+    @Test func theBoundIsExactAndIndependentOfTheCount() {
+        // Linear style, viewport 375, spacing 0, item w: ⌊(375 + w) / w⌋ + 1 slots. w = 0.735:
+        // ⌊511.2⌋ + 1 = 512, accepted; w = 0.734: 375 / 0.734 = 510.9 → ⌊511.9⌋ + 1 = 512 too;
+        // w = 0.7338: 375 / 0.7338 = 511.04 → ⌊512.04⌋ + 1 = 513, refused — with 10 items as
+        // with a billion, so a later set_count cannot pass the bound.
+        var h = CoreHarness()
+        let id = h.connect()
+        _ = h.read(id)
+        #expect(reply(h, id, geometry(itemWidth: "0.735"))?["class"] == .string("ACK"))
+        #expect(reply(h, id, geometry(itemWidth: "0.734"))?["class"] == .string("ACK"))
+        let e = reply(h, id, geometry(itemWidth: "0.7338"))
+        #expect(e?["message"]?.stringValue?.contains("up to 513 items") == true, "\(String(describing: e))")
+        #expect(h.core.engine.state.count == 10)
+    }
+
+    @Test func theLargestStateAllowedStaysWithinTheOutputBound() throws {
+        // w = 0.735 (a 512-slot reach) with a million items, centered on item 500 000: the
+        // slots from ⌈500000 − 375.735 / 2 / 0.735⌉ = ⌈499744.4⌉ to ⌊500255.6⌋, 511 items.
+        var h = CoreHarness()
+        let id = h.connect()
+        _ = h.read(id)
+        #expect(reply(h, id, #"{"cmd":"set_count","count":1000000}"#)?["class"] == .string("ACK"))
+        #expect(reply(h, id, geometry(itemWidth: "0.735"))?["class"] == .string("ACK"))
+        h.send(#"{"cmd":"scroll_to","index":500000,"animated":false}"#, from: id)
+        _ = h.read(id)
+        h.send(#"{"cmd":"watch","items":true}"#, from: id)
+        let bytes = Array(h.core.pendingOutput(for: id))
+        let state = try #require(bytes.split(separator: 0x0A).last { $0.count > 1000 })
+        let items = try WireJSONParser.parse(state)["items"]
+        guard case let .array(list)? = items else { Issue.record("no items"); return }
+        #expect(list.count == 511)
+        #expect(state.count < 256 * 1024, "\(state.count) bytes")
+    }
+
+    @Test func theConfigurationFileIsCheckedTheSameWay() throws {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let path = directory + "/c.conf"
+        #expect(ServiceTestSupport.writeFile(path, "[carousel]\nviewport_width = 100000\nitem_width = 1\n"))
+        // Default spacing 40: pitch 41, ⌊100001 / 41⌋ + 1 = 2440 slots.
+        #expect(throws: ConfigurationError.unusable(
+            path: path, line: 3, section: "carousel", key: "item_width",
+            message: "with viewport_width 100000, item_width 1 and spacing 40, up to 2440 items can be visible at once, "
+                + "more than the 512 one STATE carries; use longer items, more spacing or a shorter viewport")) {
+            try CarouseldCommandLine.loadConfiguration(path: path, explicit: true, socketPathOverride: nil)
+        }
+        // The built-in defaults and the shipped files are well within it.
+        #expect(StateItemBudget.visibleItems(EngineSetup.carouselConfiguration(.defaults)) <= 8)
+    }
+}
