@@ -134,6 +134,12 @@ enum ConfigurationKeys {
             c.server.controlGroup = try V.text(v, allowEmpty: true, what: "a group name") },
         .init(section: "server", name: "max_clients") { v, c throws(ConfigurationValueProblem) in
             c.server.maxClients = try V.integer(v, in: 1...4096, unit: "connections") },
+        .init(section: "server", name: "control_reserve") { v, c throws(ConfigurationValueProblem) in
+            c.server.controlReserve = try V.integer(v, in: 0...2048, unit: "connections, at most half of max_clients") },
+        .init(section: "server", name: "max_clients_per_uid") { v, c throws(ConfigurationValueProblem) in
+            c.server.maxClientsPerUID = try V.integer(v, in: 1...4096, unit: "connections") },
+        .init(section: "server", name: "idle_timeout_s") { v, c throws(ConfigurationValueProblem) in
+            c.server.idleTimeoutSeconds = try V.number(v, in: 0...86400, unit: "seconds, 0 = never") },
         .init(section: "server", name: "max_rate_hz") { v, c throws(ConfigurationValueProblem) in
             c.server.maxRateHz = try V.number(v, in: 1...1000, unit: "Hz") },
     ]

@@ -106,6 +106,11 @@ extension DaemonConfiguration {
             throw .inconsistent(path: path, line: lineOf("tilt." + key), section: "tilt", key: key,
                                 message: "max_deg (\(ConfigurationValue.format(c.tilt.mapping.maxDegrees))°) must be greater than dead_zone_deg (\(ConfigurationValue.format(c.tilt.mapping.deadZoneDegrees))°)")
         }
+        if lineOf("server.control_reserve") != nil, c.server.controlReserve > c.server.maxClients / 2 {
+            throw .inconsistent(path: path, line: lineOf("server.control_reserve"), section: "server", key: "control_reserve",
+                                message: "\(c.server.controlReserve) is more than half of max_clients (\(c.server.maxClients)): "
+                                    + "at most \(c.server.maxClients / 2), so that clients without control rights can connect")
+        }
         if c.sensor.source == .replay && c.sensor.replayFile.isEmpty {
             throw .inconsistent(path: path, line: lineOf("sensor.source"), section: "sensor", key: "replay_file",
                                 message: "source = replay needs replay_file (a native CSV recording)")

@@ -280,6 +280,20 @@ public struct ServerSettings: Equatable, Sendable {
     public var controlGroup: String
     /// `max_clients` — simultaneous connections. Default 64, range 1…4096.
     public var maxClients: Int
+    /// `control_reserve` — connections out of `max_clients` that only a peer with control
+    /// rights (root, the daemon's user, `control_group`) may take, so that an ordinary user who
+    /// opens many connections cannot lock out the operator's tools. Default 4, range 0…2048;
+    /// never more than half of `max_clients` (the default is lowered to that, a larger value in
+    /// the file is refused).
+    public var controlReserve: Int
+    /// `max_clients_per_uid` — connections one uid without control rights may hold at once.
+    /// Peers with control rights are exempt (the web bridge connects every page as one user).
+    /// Default 16, range 1…4096.
+    public var maxClientsPerUID: Int
+    /// `idle_timeout_s` — seconds a connection that neither watches nor streams samples may go
+    /// without sending a request before the daemon closes it (`ERROR idle_timeout`); 0 = never.
+    /// Default 30, range 0…86400.
+    public var idleTimeoutSeconds: Double
     /// `max_rate_hz` — highest STATE rate per client in Hz (a client may ask for less).
     /// Default 60, range 1…1000.
     public var maxRateHz: Double
@@ -287,14 +301,22 @@ public struct ServerSettings: Equatable, Sendable {
     /// Creates server settings; the defaults are the built-in values.
     public init(socketPath: String = "/run/carouseld/carouseld.sock", socketMode: UInt32 = 0o660,
                 socketGroup: String = "", controlGroup: String = "carouseld-control", maxClients: Int = 64,
+                controlReserve: Int = 4, maxClientsPerUID: Int = 16, idleTimeoutSeconds: Double = 30,
                 maxRateHz: Double = 60) {
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.socketGroup = socketGroup
         self.controlGroup = controlGroup
         self.maxClients = maxClients
+        self.controlReserve = controlReserve
+        self.maxClientsPerUID = maxClientsPerUID
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxRateHz = maxRateHz
     }
+
+    /// The connections kept for peers with control rights: `control_reserve`, at most half of
+    /// `max_clients` (rounded down), so a small `max_clients` still admits ordinary watchers.
+    public var effectiveControlReserve: Int { min(controlReserve, maxClients / 2) }
 
     /// The built-in `[server]` values.
     public static let defaults = ServerSettings()

@@ -58,6 +58,9 @@ import Glibc
     socket_group = video
     control_group = wheel
     max_clients = 8
+    control_reserve = 2
+    max_clients_per_uid = 3
+    idle_timeout_s = 12.5
     max_rate_hz = 30
 
     [calibration]
@@ -79,17 +82,19 @@ import Glibc
                                        itemHeight: 220, spacing: 12, axis: .vertical, direction: .rightToLeft,
                                        cyclic: true, style: .coverFlow, paging: .single, decelerationRate: 0.99),
             server: ServerSettings(socketPath: "/tmp/x.sock", socketMode: 0o600, socketGroup: "video",
-                                   controlGroup: "wheel", maxClients: 8, maxRateHz: 30),
+                                   controlGroup: "wheel", maxClients: 8, controlReserve: 2, maxClientsPerUID: 3,
+                                   idleTimeoutSeconds: 12.5, maxRateHz: 30),
             calibration: CalibrationSettings(file: "/etc/carouseld/cal.conf"))
         #expect(parsed == expected)
         // The text above must set every key the loader knows, so a new key needs a new line here.
         for (section, key) in DaemonConfiguration.knownKeys {
             #expect(Self.everyKeyText.contains("\n\(key) = "), "[\(section)] \(key) not covered")
         }
-        #expect(DaemonConfiguration.knownKeys.count == 41)
+        #expect(DaemonConfiguration.knownKeys.count == 44)
     }
 
-    @Test func emptyFileGivesDefaults() throws {
+    @Test func emptyTextGivesDefaults() throws {
+        // Text, not a file: a file must hold a [section] (ReloadValidationTests).
         let parsed = try DaemonConfiguration.parse(text: "", path: "/etc/carouseld/carouseld.conf")
         #expect(parsed == .defaults)
     }
@@ -109,6 +114,7 @@ import Glibc
         #expect(d.carousel.decelerationRate == 0.998)
         #expect(d.server.socketPath == "/run/carouseld/carouseld.sock" && d.server.socketMode == 0o660)
         #expect(d.server.maxClients == 64 && d.server.maxRateHz == 60)
+        #expect(d.server.controlReserve == 4 && d.server.maxClientsPerUID == 16 && d.server.idleTimeoutSeconds == 30)
         #expect(d.calibration.file == "/var/lib/carouseld/calibration.conf")
     }
 

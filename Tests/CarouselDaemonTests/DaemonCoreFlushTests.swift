@@ -107,13 +107,14 @@ import Testing
         #expect(!wrote)
     }
 
-    @Test func aRefusedConnectionDrainsThenAsksForShutdown() throws {
+    @Test func aRefusedConnectionIsClosedOnceItsErrorIsWritten() throws {
         var h = CoreHarness(limits: DaemonCore.Limits(maxClients: 1))
         _ = h.connect()
         let refused = h.connect()
         #expect(taken(h).contains(refused))
         let sink = Sink()
-        #expect(h.core.flush(refused, now: h.now, write: sink.write) == .drainedClosing)
+        #expect(h.core.flush(refused, now: h.now, write: sink.write) == .close)
+        #expect(h.core.shouldClose(refused))
         #expect(sink.lines.count == 1)
         #expect(sink.lines.first?["class"] == .string("ERROR"))
         #expect(sink.lines.first?["code"] == .string("too_many_clients"))

@@ -13,7 +13,7 @@ import CarouselProtocol
 /// `CommandError` carrying the exit status of INTERFACES §5, so the commands only rethrow:
 /// - no socket file / connection refused → 69, naming the socket path ("is carouseld running?");
 /// - permission denied on the socket → 77;
-/// - `ERROR` replies: `not_allowed` → 77, `bad_field`/`bad_json` → 65, `unavailable`/`too_many_clients` → 69,
+/// - `ERROR` replies: `not_allowed` → 77, `bad_field`/`bad_json` → 65, `unavailable`/`too_many_clients`/`idle_timeout` → 69,
 ///   `unknown_cmd` → 69 (a daemon too old for the command), `too_long` → 64;
 /// - the daemon closing the connection or falling silent past the timeout → 74.
 public final class DaemonClient {
@@ -184,7 +184,7 @@ public final class DaemonClient {
             return CommandError(.noPermission, what + " (control commands need root, the daemon's user or [server] control_group)")
         case .badField?, .badJSON?: return CommandError(.dataError, what)
         case .tooLong?: return CommandError(.usage, what)
-        case .unavailable?, .tooManyClients?: return CommandError(.unavailable, what)
+        case .unavailable?, .tooManyClients?, .idleTimeout?: return CommandError(.unavailable, what)
         case .unknownCommand?: return CommandError(.unavailable, what + " (is carouseld older than carouselctl?)")
         case nil: return CommandError(.ioError, what)
         }

@@ -22,9 +22,10 @@ public struct PeerCredentials: Equatable, Sendable {
 enum ClientLifecycle: Equatable {
     /// Requests are read and answered; the client gets what it subscribed to.
     case open(Subscription)
-    /// A final ERROR (`too_long`, `too_many_clients`) is queued: no more requests are read and
-    /// nothing more is queued. Once it is written the shell shuts down the sending side and
-    /// reads until the peer closes, or until the linger time (`DaemonCore.lingerNanoseconds`).
+    /// A final ERROR (`too_long`, `too_many_clients`, `idle_timeout`) is queued: what the peer
+    /// still sends is discarded and nothing more is queued. Once the ERROR is written the
+    /// connection is closed at once (`DaemonCore.flush` answers `.close`); a peer that does not
+    /// read it is closed after the linger time (`DaemonCore.lingerNanoseconds`).
     case closing
     /// Dropped (output over the bound, a failed write, the linger time passed) or gone: its
     /// output is forgotten and the shell closes it.
@@ -71,12 +72,16 @@ final class ClientSession {
     /// Until when (CLOCK_MONOTONIC ns) this client's `recenter_tilt` waits for a fresh tilt
     /// estimate; its later requests wait with it. nil: no request waits.
     var recenterDeadline: Int64?
+    /// CLOCK_MONOTONIC ns of the last request line (or of the connection): the idle timeout of
+    /// a client that neither watches nor streams samples counts from here (`DaemonCore+Idle`).
+    var lastRequestTime: Int64
 
-    init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, outbox: Outbox) {
+    init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, outbox: Outbox, now: Int64) {
         self.id = id
         self.credentials = credentials
         self.mayControl = mayControl
         self.outbox = outbox
+        self.lastRequestTime = now
     }
 
     /// What the client subscribed to (`.none` unless open).

@@ -22,18 +22,31 @@ public final class DaemonCore {
         public var outputLimit: Int
         /// Read samples even with nobody watching (`[sensor] always_on`).
         public var alwaysOn: Bool
-        public init(maxClients: Int = 64, maxRateHz: Double = 60, outputLimit: Int = 256 * 1024, alwaysOn: Bool = false) {
+        /// Connections only peers with control rights may take (`[server] control_reserve`,
+        /// already capped at half of `maxClients`; see `Admission`).
+        public var controlReserve: Int
+        /// Connections one uid without control rights may hold (`[server] max_clients_per_uid`).
+        public var maxClientsPerUID: Int
+        /// How long a connection that neither watches nor streams samples may go without a
+        /// request before it is closed, ns (`[server] idle_timeout_s`); 0: never.
+        public var idleTimeoutNanoseconds: Int64
+        public init(maxClients: Int = 64, maxRateHz: Double = 60, outputLimit: Int = 256 * 1024, alwaysOn: Bool = false,
+                    controlReserve: Int = 4, maxClientsPerUID: Int = 16, idleTimeoutNanoseconds: Int64 = 30_000_000_000) {
             self.maxClients = maxClients
             self.maxRateHz = maxRateHz
             self.outputLimit = outputLimit
             self.alwaysOn = alwaysOn
+            self.controlReserve = controlReserve
+            self.maxClientsPerUID = maxClientsPerUID
+            self.idleTimeoutNanoseconds = idleTimeoutNanoseconds
         }
     }
 
     /// Below these a change is not a change (INTERFACES §2): 0.01 point of offset, 0.1° of tilt.
     public static let offsetThreshold = 0.01
     public static let tiltThresholdDegrees = 0.1
-    /// How long a connection being closed may take to send EOF before it is closed anyway, ns.
+    /// How long a closing connection's final ERROR may wait for room in its socket (a peer that
+    /// does not read) before the connection is closed anyway, ns.
     public static let lingerNanoseconds: Int64 = 2_000_000_000
     /// The slowest STATE rate a watcher can ask for, Hz (one STATE per 1000 s).
     public static let minimumRateHz = 1e-3
@@ -83,6 +96,8 @@ public final class DaemonCore {
         var watchers: [ClientSession]
         var itemWatchers: Int
         var sampleClients: [ClientSession]
+        /// Open connections that neither watch nor stream samples: the idle timeout applies to them.
+        var unsubscribed: [ClientSession]
     }
     /// Connections with output queued (or to be closed) since the shell last took them
     /// (`takeClientsToFlush`): the shell writes to these only, not to every connection.
@@ -158,10 +173,9 @@ public final class DaemonCore {
         case drained
         /// The socket is full with output left: wait for EPOLLOUT.
         case blocked
-        /// Everything was written and the connection is closing: shut it down for writing
-        /// (FIN after the final ERROR) and read until the peer closes.
-        case drainedClosing
-        /// Close the connection now (dropped, failed, or unknown).
+        /// Close the connection now: dropped, failed, unknown, or closing with its final ERROR
+        /// written (on a Unix socket the peer reads what was written before the close, even
+        /// with its own unread input discarded, so nothing more is read from it).
         case close
     }
 
@@ -179,7 +193,11 @@ public final class DaemonCore {
             case .drained:
                 deliverWaitingState(to: s, now: now)
                 if s.isClosed { return .close }
-                if s.outbox.pendingCount == 0 { return s.isClosing ? .drainedClosing : .drained }
+                if s.outbox.pendingCount == 0 {
+                    guard s.isClosing else { return .drained }
+                    finishClosing(s)
+                    return .close
+                }
             }
         }
     }
@@ -222,6 +240,7 @@ public final class DaemonCore {
         }
         for (_, t) in lingering { consider(t) }
         for s in recenterWaiters { if let t = s.recenterDeadline { consider(t) } }
+        if let t = nextIdleDeadline { consider(t) }
         return deadline
     }
 
@@ -233,7 +252,8 @@ public final class DaemonCore {
     // MARK: - Connections
 
     /// A client connected. Sends the VERSION greeting, or `too_many_clients` and marks the
-    /// connection for closing when `max_clients` are already connected.
+    /// connection for closing when `Admission` refuses it (`max_clients`, `control_reserve`,
+    /// `max_clients_per_uid`).
     /// - Parameter writer: the connection's non-blocking `send` (the shell's socket I/O), used by
     ///   its outbox to write a line for an empty queue at once; nil queues every line for
     ///   `flush(_:now:write:)`. It must not call back into the core.
@@ -241,20 +261,19 @@ public final class DaemonCore {
     @discardableResult
     public func clientConnected(_ id: ClientID, credentials: PeerCredentials, mayControl: Bool, now: Int64,
                                 writer: ((UnsafeRawBufferPointer) -> WriteResult)? = nil) -> Bool {
+        let refusal = admissionRefusal(credentials: credentials, mayControl: mayControl)
         let session = ClientSession(id: id, credentials: credentials, mayControl: mayControl,
-                                    outbox: Outbox(limit: limits.outputLimit, writer: writer))
-        let accepted = clientCount < limits.maxClients
+                                    outbox: Outbox(limit: limits.outputLimit, writer: writer), now: now)
         sessions[id] = session
         order.append(id)
         rosterChanged()
-        if accepted {
-            send(.version(release: carouseldRelease), to: session)
-        } else {
-            send(.error(ProtocolError(.tooManyClients, "the server already has \(limits.maxClients) clients (max_clients)")),
-                 to: session)
+        if let refusal {
+            send(.error(ProtocolError(.tooManyClients, refusal)), to: session)
             closeAfterOutput(session, now: now)
+        } else {
+            send(.version(release: carouseldRelease), to: session)
         }
-        return accepted
+        return refusal == nil
     }
 
     /// The connection is gone (EOF, error, or closed by the shell).
@@ -302,6 +321,7 @@ public final class DaemonCore {
             }
             guard let line else { break }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue } // blank lines are ignored
+            s.lastRequestTime = now
             handle(line: line, from: s, now: now)
         }
     }
@@ -383,6 +403,7 @@ public final class DaemonCore {
             rosterChanged()
             markForFlush(s)
         }
+        expireIdleClients(now: now)
         expireRecenterWaits(now: now)
         publish(now: now)
     }
@@ -406,7 +427,7 @@ public final class DaemonCore {
 
     func currentRoster() -> Roster {
         if let roster { return roster }
-        var watchers: [ClientSession] = [], sampleClients: [ClientSession] = []
+        var watchers: [ClientSession] = [], sampleClients: [ClientSession] = [], unsubscribed: [ClientSession] = []
         var itemWatchers = 0
         for id in order {
             guard let s = sessions[id], case let .open(subscription) = s.lifecycle else { continue }
@@ -415,8 +436,10 @@ public final class DaemonCore {
                 if watch.items { itemWatchers += 1 }
             }
             if subscription.samples { sampleClients.append(s) }
+            if subscription == .none { unsubscribed.append(s) }
         }
-        let r = Roster(watchers: watchers, itemWatchers: itemWatchers, sampleClients: sampleClients)
+        let r = Roster(watchers: watchers, itemWatchers: itemWatchers, sampleClients: sampleClients,
+                       unsubscribed: unsubscribed)
         roster = r
         return r
     }
@@ -446,6 +469,13 @@ public final class DaemonCore {
         guard case let .overBound(reason) = refusal else { return }
         clientDropped(s.id, s.credentials,
                       "output backlog over the \(limits.outputLimit)-byte bound (\(reason)): the client does not read fast enough")
+    }
+
+    /// Closes `s`, whose final line has been written.
+    func finishClosing(_ s: ClientSession) {
+        s.lifecycle = .closed
+        lingering[s.id] = nil
+        rosterChanged()
     }
 
     /// Moves `s` to `closing` once its final line is queued.

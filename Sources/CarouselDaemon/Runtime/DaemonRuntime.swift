@@ -69,8 +69,6 @@ final class DaemonRuntime {
         let fd: FileDescriptor
         /// EPOLLOUT is in its epoll interest (output is waiting for room in the socket).
         var writeInterest = false
-        /// `shutdown(SHUT_WR)` was done after its final line.
-        var shutDown = false
         /// The peer shut down its sending side while watching: no more reads (EOF would be
         /// reported forever), only writes, until it closes (EPOLLHUP) or a send fails.
         var readClosed = false
@@ -114,7 +112,9 @@ final class DaemonRuntime {
     }
 
     static func limits(_ c: DaemonConfiguration) -> DaemonCore.Limits {
-        DaemonCore.Limits(maxClients: c.server.maxClients, maxRateHz: c.server.maxRateHz, alwaysOn: c.sensor.alwaysOn)
+        DaemonCore.Limits(maxClients: c.server.maxClients, maxRateHz: c.server.maxRateHz, alwaysOn: c.sensor.alwaysOn,
+                          controlReserve: c.server.effectiveControlReserve, maxClientsPerUID: c.server.maxClientsPerUID,
+                          idleTimeoutNanoseconds: Int64((c.server.idleTimeoutSeconds * 1e9).rounded()))
     }
 
     /// `Calibration.apply` → estimator → mapper with the calibration's neutral attitude.
@@ -478,7 +478,8 @@ final class DaemonRuntime {
             } catch {
                 log.debug("SO_SNDBUF on \(fd): \(error); keeping the kernel's default")
             }
-            if core.clientCount >= core.limits.maxClients { reapHungUpClients() }
+            let mayControl = policy.mayControl(credentials)
+            if core.admissionRefusal(credentials: credentials, mayControl: mayControl) != nil { reapHungUpClients() }
             let id = ClientID(nextClient)
             nextClient += 1
             clients[id] = Connection(fd: fd)
@@ -492,9 +493,9 @@ final class DaemonRuntime {
             }
             // The outbox writes a line for an empty queue at once through this `send`, so a
             // watcher that keeps up costs one `send` per STATE and no copy.
-            let accepted = core.clientConnected(id, credentials: credentials, mayControl: policy.mayControl(credentials),
+            let accepted = core.clientConnected(id, credentials: credentials, mayControl: mayControl,
                                                 now: now, writer: { Self.send($0, to: fd) })
-            log.debug("\(id) connected (pid \(credentials.pid), uid \(credentials.uid))\(accepted ? "" : ": refused, max_clients reached")")
+            log.debug("\(id) connected (pid \(credentials.pid), uid \(credentials.uid))\(accepted ? "" : ": refused, too_many_clients")")
         }
     }
 
@@ -585,14 +586,6 @@ final class DaemonRuntime {
             setWriteInterest(id, connection, true)
         case .drained:
             setWriteInterest(id, connection, false)
-        case .drainedClosing:
-            setWriteInterest(id, connection, false)
-            if !connection.shutDown {
-                // Send FIN after the final ERROR, then read until the peer closes (closing with
-                // unread input would reset the connection and could discard the ERROR line).
-                try? fd.shutdownWriting()  // a peer already gone is closed on its next event
-                connection.shutDown = true
-            }
         }
     }
 

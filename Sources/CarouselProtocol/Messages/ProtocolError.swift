@@ -10,8 +10,13 @@ public enum ProtocolErrorCode: String, Sendable, CaseIterable, Equatable {
     case notAllowed = "not_allowed"
     /// The request line is longer than 64 KiB; the connection is closed after this error.
     case tooLong = "too_long"
-    /// The server already has `max_clients` clients; the connection is closed after this error.
+    /// The connection is refused: `max_clients`, the uid's `max_clients_per_uid`, or only the
+    /// `control_reserve` slots left for a peer without control rights (the message names the
+    /// limit); the connection is closed after this error.
     case tooManyClients = "too_many_clients"
+    /// No request for `idle_timeout_s` seconds from a client that neither watches nor streams
+    /// samples; the connection is closed after this error.
+    case idleTimeout = "idle_timeout"
     /// The request cannot be served now (e.g. no sensor, or a reload failed).
     case unavailable
 }
