@@ -36,6 +36,19 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     /// Values that are fine alone but not together (e.g. `max_deg` not above `dead_zone_deg`);
     /// `line` is that of the key named, when the file sets it.
     case inconsistent(path: String, line: Int?, section: String, key: String, message: String)
+    /// A value that parses but cannot be used: a `replay_file` that cannot be read or can never
+    /// play, a geometry whose STATE would list too many items. Found by the daemon's
+    /// configuration check, after the file itself was read; `line` is that of the key named.
+    case unusable(path: String, line: Int?, section: String, key: String, message: String)
+    /// The file holds no `[section]` header (it is empty, blank or only comments). Refused,
+    /// since a write that was cut short leaves such a file and the built-in defaults would
+    /// silently replace the running configuration; a file with a single header such as
+    /// `[server]` asks for the defaults on purpose.
+    case noSection(path: String)
+    /// The file ends inside a `key = value` line, or a line libinih cannot read, with no newline
+    /// after it: a write cut short there leaves a value that may read as a different valid one
+    /// (`max_deg = 2` of `25`).
+    case truncated(path: String, line: Int)
 
     /// The `INIReader` problem `error`, in the file at `path`.
     init(_ error: INIError, path: String) {
@@ -66,7 +79,8 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
              .continuationLine(let path, _, _, _), .unknownSection(let path, _, _, _),
              .keyOutsideSection(let path, _, _), .unknownKey(let path, _, _, _, _),
              .duplicateKey(let path, _, _, _, _), .badValue(let path, _, _, _, _, _),
-             .inconsistent(let path, _, _, _, _):
+             .inconsistent(let path, _, _, _, _), .unusable(let path, _, _, _, _),
+             .noSection(let path), .truncated(let path, _):
             return path
         }
     }
@@ -74,12 +88,13 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     /// The 1-based line concerned, when there is one.
     public var line: Int? {
         switch self {
-        case .fileMissing, .unreadable: return nil
+        case .fileMissing, .unreadable, .noSection: return nil
+        case .truncated(_, let line): return line
         case .syntax(_, let line, _), .lineTooLong(_, let line, _), .continuationLine(_, let line, _, _),
              .unknownSection(_, let line, _, _), .keyOutsideSection(_, let line, _),
              .unknownKey(_, let line, _, _, _), .duplicateKey(_, let line, _, _, _):
             return line
-        case .badValue(_, let line, _, _, _, _), .inconsistent(_, let line, _, _, _):
+        case .badValue(_, let line, _, _, _, _), .inconsistent(_, let line, _, _, _), .unusable(_, let line, _, _, _):
             return line
         }
     }
@@ -111,8 +126,14 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
             return "\(location): [\(shown(section))] \(shown(key)): given twice (first on line \(firstLine))"
         case .badValue(_, _, let section, let key, let value, let expected):
             return "\(location): [\(shown(section))] \(shown(key)): bad value '\(shown(value))': expected \(expected)"
-        case .inconsistent(_, _, let section, let key, let message):
+        case .inconsistent(_, _, let section, let key, let message), .unusable(_, _, let section, let key, let message):
             return "\(location): [\(section)] \(key): \(message)"
+        case .noSection(let path):
+            return "\(path): no [section] in the file (empty, blank or only comments), as a write cut short leaves it; "
+                + "refused rather than running on the built-in defaults (a file with just a [server] line asks for them)"
+        case .truncated:
+            return "\(location): the file ends in this line, without a newline: "
+                + "it may have been cut short while being written; end the line with a newline"
         }
     }
 

@@ -8,9 +8,11 @@ extension DaemonConfiguration {
     ///
     /// Keys the file leaves out keep their `defaults`. A relative `replay_file` or calibration
     /// `file` is resolved against the directory of `path` (so `configs/demo.conf` can name
-    /// `../data/demo-recording.csv`).
+    /// `../data/demo-recording.csv`). A file must look whole (`ConfigurationFileCompleteness`):
+    /// at least one `[section]` header, and no `key = value` line cut off at its end.
     /// - Throws: `ConfigurationError.fileMissing` when `path` does not exist,
-    ///   `.unreadable` when it cannot be read, and the content errors of `parse(text:path:)`.
+    ///   `.unreadable` when it cannot be read, `.noSection` / `.truncated` for a file that looks
+    ///   cut short, and the content errors of `parse(text:path:)`.
     public static func load(path: String) throws(ConfigurationError) -> DaemonConfiguration {
         let text: String
         do {
@@ -21,7 +23,7 @@ extension DaemonConfiguration {
             case .unreadable(let path, let code): throw .unreadable(path: path, errno: code)
             }
         }
-        return try parse(text: text, path: path)
+        return try parse(text: text, path: path, wholeFile: true)
     }
 
     /// Parses configuration text with libinih and validates every key.
@@ -36,12 +38,23 @@ extension DaemonConfiguration {
     ///   section: `INIReader`), else the first in line order of an unknown section or key, a key
     ///   given twice, a bad value (with what is allowed), then inconsistent values.
     public static func parse(text: String, path: String) throws(ConfigurationError) -> DaemonConfiguration {
+        try parse(text: text, path: path, wholeFile: false)
+    }
+
+    /// `parse(text:path:)`; with `wholeFile`, `text` is a file's whole content and must look
+    /// complete (`ConfigurationFileCompleteness`).
+    private static func parse(text: String, path: String, wholeFile: Bool) throws(ConfigurationError) -> DaemonConfiguration {
         let document: INIDocument
         do {
             document = try INIReader.parse(text)
         } catch {
+            // A line libinih cannot read at the very end, with no newline: most likely cut short.
+            if wholeFile, case let .syntax(line, _) = error, line == ConfigurationFileCompleteness.unterminatedLastLine(of: text) {
+                throw .truncated(path: path, line: line)
+            }
             throw ConfigurationError(error, path: path)
         }
+        if wholeFile { try ConfigurationFileCompleteness.check(text: text, document: document, path: path) }
         // Sections and keys in line order, so the first problem in the file is the one reported.
         var sections = document.sections[...]
         var configuration = DaemonConfiguration.defaults

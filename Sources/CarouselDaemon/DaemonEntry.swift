@@ -28,10 +28,11 @@ public struct DaemonOptions: Sendable {
     }
 
     /// Loads the configuration again for a reload (SIGHUP or the `reload` command), with the
-    /// same rules as at start-up: the explicit or default file, built-in defaults when the
-    /// default file is absent, then `--socket`. On error the caller keeps the running
-    /// configuration and logs `error.description`.
-    /// - Throws: `ConfigurationError` as `DaemonConfiguration.load(path:)`.
+    /// same rules and checks as at start-up and `--check-config`
+    /// (`CarouseldCommandLine.loadConfiguration`): the explicit or default file, built-in
+    /// defaults when the default file is absent, then `--socket`, then `ConfigurationValidator`.
+    /// On error the caller keeps the running configuration and logs `error.description`.
+    /// - Throws: `ConfigurationError` as `CarouseldCommandLine.loadConfiguration`.
     public func reloadConfiguration() throws(ConfigurationError) -> DaemonConfiguration {
         try CarouseldCommandLine.loadConfiguration(
             path: configurationPath ?? DaemonConfiguration.defaultPath,

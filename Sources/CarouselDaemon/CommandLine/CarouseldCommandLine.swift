@@ -117,8 +117,12 @@ public enum CarouseldCommandLine {
     }
 
     /// Loads the configuration as `carouseld` does: `path` if it exists; when it does not and
-    /// `explicit` is false, the built-in defaults; then `--socket`.
-    /// - Throws: `ConfigurationError` (`fileMissing` only when `explicit`).
+    /// `explicit` is false, the built-in defaults; then `--socket`; then
+    /// `ConfigurationValidator` (a readable, playable `replay_file`, the STATE item budget).
+    /// Start-up, `--check-config` and every reload load through here, so they accept and refuse
+    /// the same files.
+    /// - Throws: `ConfigurationError` (`fileMissing` only when `explicit`; `.unusable` from the
+    ///   validator).
     public static func loadConfiguration(path: String, explicit: Bool,
                                          socketPathOverride: String?) throws(ConfigurationError) -> Loaded {
         var loaded: Loaded
@@ -128,30 +132,8 @@ public enum CarouseldCommandLine {
             loaded = Loaded(configuration: .defaults, path: nil)
         }
         if let socketPathOverride { loaded.configuration.server.socketPath = socketPathOverride }
+        try ConfigurationValidator.validate(loaded.configuration, path: loaded.path)
         return loaded
-    }
-
-    /// Checks what the configuration refers to, beyond its syntax: the replay file exists and
-    /// holds at least one valid sample.
-    /// - Returns: problems as messages (empty when fine).
-    public static func checkReferencedFiles(_ configuration: DaemonConfiguration, path: String?) -> [String] {
-        var problems: [String] = []
-        if configuration.sensor.source == .replay, access(configuration.sensor.replayFile, R_OK) != 0 {
-            let reason = String(cString: strerror(errno))
-            problems.append("\(location(of: "sensor", "replay_file", in: path)): [sensor] replay_file: cannot read '\(configuration.sensor.replayFile)': \(reason)")
-        } else if let problem = replayRecordingProblem(configuration, path: path) {
-            problems.append(problem)
-        }
-        return problems
-    }
-
-    /// `path:line` of the line setting `[section] key` in the configuration file, as the
-    /// configuration errors name it (`path` alone when the line cannot be found; "built-in
-    /// defaults" without a file).
-    static func location(of section: String, _ key: String, in path: String?) -> String {
-        guard let path else { return "built-in defaults" }
-        guard let line = DaemonConfiguration.line(of: section, key, inFile: path) else { return path }
-        return "\(path):\(line)"
     }
 
     /// Runs `carouseld` with `arguments` (after the program name) and returns the exit status.
@@ -179,11 +161,6 @@ public enum CarouseldCommandLine {
             do {
                 let loaded = try loadConfiguration(path: options.configPath, explicit: options.configPathIsExplicit,
                                                    socketPathOverride: options.socketPath)
-                let problems = checkReferencedFiles(loaded.configuration, path: loaded.path)
-                if !problems.isEmpty {
-                    errorOutput(problems.map { "carouseld: \($0)\n" }.joined())
-                    return .configuration
-                }
                 if let path = loaded.path {
                     output("\(path): configuration OK\n")
                 } else {
@@ -208,10 +185,6 @@ public enum CarouseldCommandLine {
             }
             if loaded.path == nil {
                 logger.notice("\(options.configPath) not found: running with built-in defaults")
-            }
-            for problem in checkReferencedFiles(loaded.configuration, path: loaded.path) {
-                logger.error(problem)
-                return .configuration
             }
             return run(DaemonOptions(configuration: loaded.configuration, configurationPath: loaded.path,
                                      socketPathOverride: options.socketPath, logger: logger))

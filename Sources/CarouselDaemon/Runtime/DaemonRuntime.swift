@@ -321,9 +321,7 @@ final class DaemonRuntime {
                 log.notice("received signal \(signo), exiting")
                 running = false
             case SIGHUP:
-                if let problem = reload() {
-                    log.error("reload failed, keeping the running configuration: \(problem)")
-                }
+                _ = reload()  // logs a failure itself
             default: break
             }
         }
@@ -331,7 +329,9 @@ final class DaemonRuntime {
 
     // MARK: - Reload
 
-    /// Loads the configuration again and applies it; returns why not, keeping the old one.
+    /// Loads the configuration again and applies it; returns why not, keeping the old one, and
+    /// logs that reason (SIGHUP and the `reload` request alike). The file passes the same
+    /// checks as at start-up and in `--check-config` (`CarouseldCommandLine.loadConfiguration`).
     /// systemd sees RELOADING=1, then READY=1 with a STATUS= saying whether it worked (a
     /// failed reload must not show "Reloaded" in `systemctl status`).
     private func reload() -> String? {
@@ -340,6 +340,7 @@ final class DaemonRuntime {
         do {
             new = try options.reloadConfiguration()
         } catch {
+            log.error("reload failed, keeping the running configuration: \(error.description)")
             _ = options.notifier.ready(status: "Reload failed, running configuration kept: \(error.description)")
             return error.description
         }

@@ -1,0 +1,128 @@
+import CarouselConfig
+import CarouselProtocol
+import Testing
+@testable import CarouselDaemon
+
+/// Issue 15, defects 2 and 3, in process: a reload (`DaemonOptions.reloadConfiguration`, what
+/// SIGHUP and `reload` call) accepted a `replay_file` that `--check-config` rejects, and an
+/// empty or cut-off file silently became the built-in defaults. Start-up, `--check-config` and
+/// reload now share `CarouseldCommandLine.loadConfiguration`, and a file must look whole.
+@Suite struct ReloadValidationTests {
+    final class Captured: @unchecked Sendable {
+        var output = ""
+        var errors = ""
+        var options: DaemonOptions?
+    }
+
+    /// Starts `main` on `path` with a daemon that only captures its options.
+    private func start(_ path: String) -> Captured {
+        let captured = Captured()
+        let status = CarouseldCommandLine.main(
+            arguments: ["-c", path], output: { captured.output += $0 }, errorOutput: { captured.errors += $0 },
+            run: { options in captured.options = options; return .ok })
+        #expect(status == .ok, "\(captured.errors)")
+        return captured
+    }
+
+    /// `--check-config`'s standard error for `path`.
+    private func checkConfig(_ path: String) -> (CarouselProtocol.ExitStatus, String) {
+        let captured = Captured()
+        let status = CarouseldCommandLine.main(arguments: ["--check-config", "-c", path], output: { captured.output += $0 },
+                                               errorOutput: { captured.errors += $0 })
+        return (status, captured.errors)
+    }
+
+    /// The error a reload of `text` throws, and what `--check-config` says of the same file.
+    private func reloadAndCheck(_ text: String, directory: String) -> (reload: ConfigurationError?, check: (CarouselProtocol.ExitStatus, String)) {
+        let path = directory + "/c.conf"
+        #expect(ServiceTestSupport.writeFile(path, "[carousel]\ncount = 7\n"))
+        let captured = start(path)
+        #expect(ServiceTestSupport.writeFile(path, text))
+        var thrown: ConfigurationError?
+        do { _ = try captured.options?.reloadConfiguration() } catch { thrown = error }
+        return (thrown, checkConfig(path))
+    }
+
+    @Test func aMissingReplayFileIsRefusedByReloadAsByCheckConfig() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let (reload, (status, stderr)) = reloadAndCheck("[sensor]\nsource = replay\nreplay_file = gone.csv\n", directory: directory)
+        let path = directory + "/c.conf"
+        #expect(reload == .unusable(path: path, line: 3, section: "sensor", key: "replay_file",
+                                    message: "cannot read '\(directory)/gone.csv': No such file or directory"))
+        #expect(reload?.description == "\(path):3: [sensor] replay_file: cannot read '\(directory)/gone.csv': No such file or directory")
+        #expect(reload?.exitStatus == .configuration)
+        // One validation: --check-config says exactly the same.
+        #expect(status == .configuration)
+        #expect(stderr == "carouseld: \(reload?.description ?? "-")\n")
+    }
+
+    @Test func aRecordingThatCanNeverPlayIsRefusedByReload() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        #expect(ServiceTestSupport.writeFile(directory + "/rec.csv", "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"))
+        let (reload, (_, stderr)) = reloadAndCheck("[sensor]\nsource = replay\nreplay_file = rec.csv\n", directory: directory)
+        #expect(reload?.description == "\(directory)/c.conf:3: [sensor] replay_file: '\(directory)/rec.csv' can never play: \(directory)/rec.csv: no samples")
+        #expect(stderr == "carouseld: \(reload?.description ?? "-")\n")
+    }
+
+    @Test func anEmptyOrCommentOnlyFileIsRefused() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let path = directory + "/c.conf"
+        for text in ["", "\n\n", "# everything commented out\n;max_clients = 3\n"] {
+            let (reload, (status, stderr)) = reloadAndCheck(text, directory: directory)
+            #expect(reload == .noSection(path: path), "\(text.debugDescription)")
+            #expect(status == .configuration)
+            #expect(stderr == "carouseld: \(path): no [section] in the file (empty, blank or only comments), as a write cut short "
+                    + "leaves it; refused rather than running on the built-in defaults (a file with just a [server] line asks for them)\n")
+        }
+    }
+
+    @Test func aFileWithJustOneHeaderAsksForTheDefaults() throws {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let (reload, (status, _)) = reloadAndCheck("[server]\n", directory: directory)
+        #expect(reload == nil)
+        #expect(status == .ok)
+        // Without its newline too: a header cannot be cut short into another valid header.
+        let path = directory + "/d.conf"
+        #expect(ServiceTestSupport.writeFile(path, "# defaults on purpose\n[server]"))
+        #expect(try DaemonConfiguration.load(path: path) == .defaults)
+    }
+
+    @Test func aFileCutInsideItsLastValueIsRefused() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let path = directory + "/c.conf"
+        // `max_deg = 25` cut to `max_deg = 2`: a valid value, but not the one written.
+        let (reload, (status, stderr)) = reloadAndCheck("[tilt]\ndead_zone_deg = 1\nmax_deg = 2", directory: directory)
+        #expect(reload == .truncated(path: path, line: 3))
+        #expect(status == .configuration)
+        #expect(stderr == "carouseld: \(path):3: the file ends in this line, without a newline: it may have been cut short "
+                + "while being written; end the line with a newline\n")
+        // Cut inside a key: libinih's syntax error on that last line is reported as the cut.
+        #expect(reloadAndCheck("[tilt]\ndead_zone_deg = 1\nmax_d", directory: directory).reload == ConfigurationError.truncated(path: path, line: 3))
+        // A syntax error elsewhere is still a syntax error.
+        #expect(reloadAndCheck("[tilt]\nmax_d\nmax_deg = 20\n", directory: directory).reload
+                == ConfigurationError.syntax(path: path, line: 2, text: "max_d"))
+    }
+
+    @Test func aLastCommentWithoutNewlineIsFine() throws {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let path = directory + "/c.conf"
+        #expect(ServiceTestSupport.writeFile(path, "[tilt]\nmax_deg = 20\n# end"))
+        #expect(try DaemonConfiguration.load(path: path).tilt.mapping.maxDegrees == 20)
+        // CRLF files end their lines too.
+        #expect(ServiceTestSupport.writeFile(path, "[tilt]\r\nmax_deg = 20\r\n"))
+        #expect(try DaemonConfiguration.load(path: path).tilt.mapping.maxDegrees == 20)
+    }
+
+    @Test func startUpRefusesTheSameFiles() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let path = directory + "/c.conf"
+        #expect(ServiceTestSupport.writeFile(path, ""))
+        let captured = Captured()
+        let status = CarouseldCommandLine.main(
+            arguments: ["-c", path], output: { captured.output += $0 }, errorOutput: { captured.errors += $0 },
+            run: { _ in captured.errors += "ran"; return .ok })
+        #expect(status == .configuration)
+        #expect(captured.errors.hasPrefix("<3>\(path): no [section] in the file"))
+        #expect(!captured.errors.contains("ran"))
+    }
+}
