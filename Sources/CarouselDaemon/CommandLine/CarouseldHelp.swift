@@ -32,9 +32,11 @@ extension CarouseldCommandLine {
             with --config must exist (exit 66 otherwise).
 
         --check-config
-            Validate the configuration (syntax, every key and value, and that a replay
-            file exists), print the verdict and exit: 0 when valid, 78 when not (66 when
-            the file given with --config does not exist).
+            Validate the configuration (syntax, every key and value, that a replay file
+            exists and can play, that the geometry shows at most 512 items, and that the
+            file is not empty or cut off), print the verdict and exit: 0 when valid, 78
+            when not (66 when the file given with --config does not exist). Start-up and
+            every reload apply exactly these checks.
 
         --socket PATH
             Listen on PATH instead of [server] socket (an absolute path). Ignored when
@@ -54,8 +56,9 @@ extension CarouseldCommandLine {
             Show the release and protocol version and exit.
 
     SIGNALS
-        SIGHUP     Reload the configuration and calibration; a bad file keeps the running
-                   configuration and the error is logged.
+        SIGHUP     Reload the configuration and calibration; a file --check-config refuses
+                   (also an empty or cut-off one) keeps the running configuration and the
+                   error is logged with its file:line.
         SIGTERM, SIGINT
                    Stop: close clients, remove the socket file (unless systemd owns it),
                    exit 0.

@@ -69,8 +69,9 @@ final class DaemonRuntime {
         let fd: FileDescriptor
         /// EPOLLOUT is in its epoll interest (output is waiting for room in the socket).
         var writeInterest = false
-        /// The peer shut down its sending side while watching: no more reads (EOF would be
-        /// reported forever), only writes, until it closes (EPOLLHUP) or a send fails.
+        /// No more reads, only writes, until the peer closes (EPOLLHUP) or a send fails: the
+        /// peer shut down its sending side while watching (EOF would be reported forever), or
+        /// the connection is closing and its final ERROR waits for room in the socket.
         var readClosed = false
         init(fd: FileDescriptor) { self.fd = fd }
     }
@@ -585,6 +586,12 @@ final class DaemonRuntime {
             closeClient(id)
         case .blocked:
             setWriteInterest(id, connection, true)
+            if core.isClosing(id) && !connection.readClosed {
+                // Its final ERROR waits for room: what the peer sends meanwhile would only be
+                // discarded, so it is not read at all (the peer's writes then block or fail).
+                connection.readClosed = true
+                updateInterest(id, connection)
+            }
         case .drained:
             setWriteInterest(id, connection, false)
         }
