@@ -48,11 +48,6 @@ struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomStringConvert
         try retryingInterrupts { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    /// Shuts the sending side (the peer reads EOF after what was sent). Wraps `shutdown(SHUT_WR)`.
-    func shutdownWriting() throws(Errno) {
-        try retryingInterrupts { Glibc.shutdown(rawValue, Int32(SHUT_WR)) }
-    }
-
     /// The peer's pid, uid and gid. Wraps `getsockopt(SO_PEERCRED)`.
     func peerCredentials() throws(Errno) -> PeerCredentials {
         var pid: pid_t = 0, uid: uid_t = 0, gid: gid_t = 0
