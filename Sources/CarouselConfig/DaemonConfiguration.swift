@@ -290,9 +290,9 @@ public struct ServerSettings: Equatable, Sendable {
     /// Peers with control rights are exempt (the web bridge connects every page as one user).
     /// Default 16, range 1…4096.
     public var maxClientsPerUID: Int
-    /// `idle_timeout_s` — seconds a connection that neither watches nor streams samples may go
-    /// without sending a request before the daemon closes it (`ERROR idle_timeout`); 0 = never.
-    /// Default 30, range 0…86400.
+    /// `idle_timeout_s` — seconds a connection without control rights that does not watch may
+    /// go without sending a request before the daemon closes it (`ERROR idle_timeout`); 0 =
+    /// never. Default 30, range 0…86400.
     public var idleTimeoutSeconds: Double
     /// `max_rate_hz` — highest STATE rate per client in Hz (a client may ask for less).
     /// Default 60, range 1…1000.

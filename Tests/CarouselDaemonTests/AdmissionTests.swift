@@ -137,15 +137,18 @@ import Testing
         #expect(connect(&h, uid: 1000, control: false).1?["class"] == .string("VERSION"))
     }
 
-    @Test func aClientWaitingForRecenterIsNotTimedOut() {
-        var h = CoreHarness(limits: DaemonCore.Limits(idleTimeoutNanoseconds: 1 * Self.s))
-        let (c, _) = connect(&h, uid: 0, control: true)
-        // No estimate: recenter_tilt waits up to 2 s for one, longer than the idle timeout.
-        h.send(#"{"cmd":"recenter_tilt"}"#, from: c)
-        #expect(h.read(c).isEmpty)
-        h.now += 1 * Self.s
+    @Test func aPeerWithControlRightsIsNeverTimedOut() {
+        // carouselctl calibrate holds its connection, unsubscribed, while the operator turns the
+        // device from one pose to the next: that may take minutes.
+        var h = CoreHarness(limits: DaemonCore.Limits(idleTimeoutNanoseconds: 30 * Self.s))
+        let (operatorTool, _) = connect(&h, uid: 0, control: true)
+        let (member, _) = connect(&h, uid: 998, control: true)
+        #expect(h.core.nextDeadline == nil)
+        h.now += 600 * Self.s
         h.core.tick(now: h.now)
-        #expect(h.read(c).isEmpty)
-        #expect(!h.core.isClosing(c))
+        #expect(h.read(operatorTool).isEmpty && h.read(member).isEmpty)
+        h.send(#"{"cmd":"samples"}"#, from: operatorTool)
+        #expect(h.read(operatorTool).first?["class"] == .string("ACK"))
+        #expect(h.core.clientCount == 2)
     }
 }

@@ -73,7 +73,7 @@ final class ClientSession {
     /// estimate; its later requests wait with it. nil: no request waits.
     var recenterDeadline: Int64?
     /// CLOCK_MONOTONIC ns of the last request line (or of the connection): the idle timeout of
-    /// a client that neither watches nor streams samples counts from here (`DaemonCore+Idle`).
+    /// an unsubscribed client without control rights counts from here (`DaemonCore+Idle`).
     var lastRequestTime: Int64
 
     init(id: ClientID, credentials: PeerCredentials, mayControl: Bool, outbox: Outbox, now: Int64) {

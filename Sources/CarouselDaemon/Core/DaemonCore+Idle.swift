@@ -1,19 +1,22 @@
 import CarouselProtocol
 
-/// The idle timeout (`[server] idle_timeout_s`): a connection that neither watches nor streams
-/// samples and sends no request for that long gets `ERROR idle_timeout` and is closed, so
-/// connections opened and left idle cannot hold the daemon's `max_clients` slots. Watchers and
-/// `samples` subscribers are never timed out (a display may watch for days without a request);
-/// neither is a client whose `recenter_tilt` waits for an estimate (the daemon owes it a reply).
+/// The idle timeout (`[server] idle_timeout_s`): a connection without control rights that
+/// neither watches nor streams samples and sends no request for that long gets
+/// `ERROR idle_timeout` and is closed, so connections opened and left idle cannot hold the
+/// daemon's `max_clients` slots. Never timed out: watchers and `samples` subscribers (a display
+/// may watch for days without a request), and peers with control rights, which the reserve
+/// already protects from everyone else and which may hold a connection idle on purpose
+/// (`carouselctl calibrate` keeps one open while the operator turns the device between poses;
+/// a `recenter_tilt` waiting for an estimate needs control rights too).
 /// The time counts from the connection or its last request line (blank lines do not count).
 extension DaemonCore {
     /// When the next idle connection times out, CLOCK_MONOTONIC ns; nil when none can (no
-    /// unsubscribed connection, or `idleTimeoutNanoseconds` 0).
+    /// unsubscribed connection without control rights, or `idleTimeoutNanoseconds` 0).
     var nextIdleDeadline: Int64? {
         let timeout = limits.idleTimeoutNanoseconds
         guard timeout > 0 else { return nil }
         var earliest: Int64?
-        for s in currentRoster().unsubscribed where s.recenterDeadline == nil {
+        for s in currentRoster().unsubscribed where s.mayTimeOut {
             earliest = min(earliest ?? s.lastRequestTime, s.lastRequestTime)
         }
         return earliest.map { $0 &+ timeout }
@@ -24,11 +27,16 @@ extension DaemonCore {
     func expireIdleClients(now: Int64) {
         let timeout = limits.idleTimeoutNanoseconds
         guard timeout > 0 else { return }
-        for s in currentRoster().unsubscribed where s.recenterDeadline == nil && now - s.lastRequestTime >= timeout {
+        for s in currentRoster().unsubscribed where s.mayTimeOut && now - s.lastRequestTime >= timeout {
             let seconds = WireJSONWriter.format(Double(timeout) / 1e9)
             send(.error(ProtocolError(.idleTimeout,
                 "no request for \(seconds) s while not watching (idle_timeout_s); closing")), to: s)
             closeAfterOutput(s, now: now)
         }
     }
+}
+
+extension ClientSession {
+    /// Whether the idle timeout applies while it neither watches nor streams samples.
+    var mayTimeOut: Bool { !mayControl }
 }

@@ -27,7 +27,7 @@ public final class DaemonCore {
         public var controlReserve: Int
         /// Connections one uid without control rights may hold (`[server] max_clients_per_uid`).
         public var maxClientsPerUID: Int
-        /// How long a connection that neither watches nor streams samples may go without a
+        /// How long a connection without control rights that does not watch may go without a
         /// request before it is closed, ns (`[server] idle_timeout_s`); 0: never.
         public var idleTimeoutNanoseconds: Int64
         public init(maxClients: Int = 64, maxRateHz: Double = 60, outputLimit: Int = 256 * 1024, alwaysOn: Bool = false,
@@ -96,7 +96,8 @@ public final class DaemonCore {
         var watchers: [ClientSession]
         var itemWatchers: Int
         var sampleClients: [ClientSession]
-        /// Open connections that neither watch nor stream samples: the idle timeout applies to them.
+        /// Open connections that neither watch nor stream samples (`DaemonCore+Idle` times out
+        /// those without control rights).
         var unsubscribed: [ClientSession]
     }
     /// Connections with output queued (or to be closed) since the shell last took them

@@ -14,8 +14,8 @@ public enum ProtocolErrorCode: String, Sendable, CaseIterable, Equatable {
     /// `control_reserve` slots left for a peer without control rights (the message names the
     /// limit); the connection is closed after this error.
     case tooManyClients = "too_many_clients"
-    /// No request for `idle_timeout_s` seconds from a client that neither watches nor streams
-    /// samples; the connection is closed after this error.
+    /// No request for `idle_timeout_s` seconds from a client without control rights that does
+    /// not watch; the connection is closed after this error.
     case idleTimeout = "idle_timeout"
     /// The request cannot be served now (e.g. no sensor, or a reload failed).
     case unavailable
