@@ -11,19 +11,40 @@ import CarouselINI
 ///
 /// - it holds no `[section]` header at all (zero bytes, blank, or only comments): a file that
 ///   asks for the built-in defaults on purpose says so with one header, e.g. just `[server]`;
-/// - its last line is a `key = value` line, or a line libinih cannot read, without a newline
-///   after it: the write may have stopped inside the value (`max_deg = 2` of `25`). Every
-///   editor ends a file with a newline; a generated file must too.
+/// - with `UnterminatedLastLine.refused` (a reload), its last line is a `key = value` line, or
+///   a line libinih cannot read, without a newline after it: the write may have stopped inside
+///   the value (`max_deg = 2` of `25`). Start-up and `--check-config` accept such a file and
+///   warn (`unterminatedKeyLine`): some editors (Visual Studio Code by default) save without a
+///   final newline, and a daemon that stops starting after an upgrade for that is worse than
+///   the warning; a reload, which would replace a configuration that runs, refuses it.
 ///
 /// A last line that is a comment or a `[section]` header may lack its newline: cutting either
 /// short loses nothing (a cut-off header is a syntax error anyway).
+/// What `DaemonConfiguration.load(path:unterminatedLastLine:)` does with a file whose last
+/// `key = value` line has no newline after it (`ConfigurationFileCompleteness`).
+public enum UnterminatedLastLine: Sendable, Hashable {
+    /// Refused with `ConfigurationError.truncated` naming the line: what a reload asks for, so
+    /// that a file caught half-written keeps the running configuration.
+    case refused
+    /// Loaded as it is; the caller warns (`DaemonConfiguration.unterminatedKeyLine(inFile:)`).
+    case accepted
+}
+
 enum ConfigurationFileCompleteness {
-    /// - Throws: `ConfigurationError.noSection` or `.truncated`.
-    static func check(text: String, document: INIDocument, path: String) throws(ConfigurationError) {
+    /// - Throws: `ConfigurationError.noSection`, or `.truncated` when `unterminated` is
+    ///   `.refused`.
+    static func check(text: String, document: INIDocument, path: String,
+                      unterminated: UnterminatedLastLine) throws(ConfigurationError) {
         if document.sections.isEmpty { throw .noSection(path: path) }
-        if let last = unterminatedLastLine(of: text), document.entries.contains(where: { $0.line == last }) {
+        if unterminated == .refused, let last = unterminatedKeyLine(text: text, document: document) {
             throw .truncated(path: path, line: last)
         }
+    }
+
+    /// The line of the last `key = value` when it ends the text without a newline; nil otherwise.
+    static func unterminatedKeyLine(text: String, document: INIDocument) -> Int? {
+        guard let last = unterminatedLastLine(of: text), document.entries.contains(where: { $0.line == last }) else { return nil }
+        return last
     }
 
     /// The 1-based number of the last line when the text does not end with a newline and that

@@ -9,11 +9,13 @@ extension DaemonConfiguration {
     /// Keys the file leaves out keep their `defaults`. A relative `replay_file` or calibration
     /// `file` is resolved against the directory of `path` (so `configs/demo.conf` can name
     /// `../data/demo-recording.csv`). A file must look whole (`ConfigurationFileCompleteness`):
-    /// at least one `[section]` header, and no `key = value` line cut off at its end.
+    /// at least one `[section]` header, and, when `unterminatedLastLine` is `.refused`, no
+    /// `key = value` line without a newline at its end.
     /// - Throws: `ConfigurationError.fileMissing` when `path` does not exist,
     ///   `.unreadable` when it cannot be read, `.noSection` / `.truncated` for a file that looks
     ///   cut short, and the content errors of `parse(text:path:)`.
-    public static func load(path: String) throws(ConfigurationError) -> DaemonConfiguration {
+    public static func load(path: String,
+                            unterminatedLastLine: UnterminatedLastLine = .accepted) throws(ConfigurationError) -> DaemonConfiguration {
         let text: String
         do {
             text = try INIReader.readFile(path)
@@ -23,7 +25,15 @@ extension DaemonConfiguration {
             case .unreadable(let path, let code): throw .unreadable(path: path, errno: code)
             }
         }
-        return try parse(text: text, path: path, wholeFile: true)
+        return try parse(text: text, path: path, wholeFile: unterminatedLastLine)
+    }
+
+    /// The line of the file's last `key = value` when no newline follows it, the line a reload
+    /// refuses and start-up warns about; nil when the file ends properly or cannot be read or
+    /// parsed.
+    public static func unterminatedKeyLine(inFile path: String) -> Int? {
+        guard let text = try? INIReader.readFile(path), let document = try? INIReader.parse(text) else { return nil }
+        return ConfigurationFileCompleteness.unterminatedKeyLine(text: text, document: document)
     }
 
     /// Parses configuration text with libinih and validates every key.
@@ -38,23 +48,27 @@ extension DaemonConfiguration {
     ///   section: `INIReader`), else the first in line order of an unknown section or key, a key
     ///   given twice, a bad value (with what is allowed), then inconsistent values.
     public static func parse(text: String, path: String) throws(ConfigurationError) -> DaemonConfiguration {
-        try parse(text: text, path: path, wholeFile: false)
+        try parse(text: text, path: path, wholeFile: nil)
     }
 
     /// `parse(text:path:)`; with `wholeFile`, `text` is a file's whole content and must look
-    /// complete (`ConfigurationFileCompleteness`).
-    private static func parse(text: String, path: String, wholeFile: Bool) throws(ConfigurationError) -> DaemonConfiguration {
+    /// complete (`ConfigurationFileCompleteness`), its unterminated last line treated as said.
+    private static func parse(text: String, path: String,
+                              wholeFile: UnterminatedLastLine?) throws(ConfigurationError) -> DaemonConfiguration {
         let document: INIDocument
         do {
             document = try INIReader.parse(text)
         } catch {
             // A line libinih cannot read at the very end, with no newline: most likely cut short.
-            if wholeFile, case let .syntax(line, _) = error, line == ConfigurationFileCompleteness.unterminatedLastLine(of: text) {
+            if wholeFile == .refused, case let .syntax(line, _) = error,
+               line == ConfigurationFileCompleteness.unterminatedLastLine(of: text) {
                 throw .truncated(path: path, line: line)
             }
             throw ConfigurationError(error, path: path)
         }
-        if wholeFile { try ConfigurationFileCompleteness.check(text: text, document: document, path: path) }
+        if let wholeFile {
+            try ConfigurationFileCompleteness.check(text: text, document: document, path: path, unterminated: wholeFile)
+        }
         // Sections and keys in line order, so the first problem in the file is the one reported.
         var sections = document.sections[...]
         var configuration = DaemonConfiguration.defaults

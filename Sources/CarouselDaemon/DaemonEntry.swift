@@ -30,24 +30,22 @@ public struct DaemonOptions: Sendable {
     /// Loads the configuration again for a reload (SIGHUP or the `reload` command), with the
     /// same rules and checks as at start-up and `--check-config`
     /// (`CarouseldCommandLine.loadConfiguration`): the explicit or default file, built-in
-    /// defaults when the default file is absent, then `--socket`, then `ConfigurationValidator`.
+    /// defaults when the default file is absent, then `--socket`, then `ConfigurationValidator`;
+    /// a last `key = value` line without a newline, only a warning at start-up, is refused here.
     /// On error the caller keeps the running configuration and logs `error.description`.
     /// - Throws: `ConfigurationError` as `CarouseldCommandLine.loadConfiguration`.
     public func reloadConfiguration() throws(ConfigurationError) -> DaemonConfiguration {
         try CarouseldCommandLine.loadConfiguration(
             path: configurationPath ?? DaemonConfiguration.defaultPath,
             explicit: configurationPath != nil && configurationPath != DaemonConfiguration.defaultPath,
-            socketPathOverride: socketPathOverride).configuration
+            socketPathOverride: socketPathOverride, reloading: true).configuration
     }
 }
 
-/// Runs the daemon until SIGTERM/SIGINT and returns its exit status (INTERFACES §5).
-///
-/// PLACEHOLDER, to be wired by the lead to the daemon core's entry point
-/// (`CarouselDaemon.run(configuration:...)`): it must bind or take over the socket
-/// (`SocketActivation.takeListeningSocket()`), send `options.notifier.ready(...)`, ping the
-/// watchdog (`Watchdog.pingIntervalNanoseconds()`), reload on SIGHUP via
-/// `options.reloadConfiguration()`, and send `stopping()` before returning.
+/// Runs the daemon until SIGTERM/SIGINT and returns its exit status (INTERFACES §5): binds or
+/// takes over the socket (`SocketActivation`), sends `options.notifier.ready(...)`, pings the
+/// watchdog, reloads on SIGHUP through `options.reloadConfiguration()` and sends `stopping()`
+/// before returning (`runCarouseld`, `DaemonRuntime`).
 public func runDaemon(options: DaemonOptions) -> ExitStatus {
     runCarouseld(options: options)
 }

@@ -93,9 +93,12 @@ import Testing
         // `max_deg = 25` cut to `max_deg = 2`: a valid value, but not the one written.
         let (reload, (status, stderr)) = reloadAndCheck("[tilt]\ndead_zone_deg = 1\nmax_deg = 2", directory: directory)
         #expect(reload == .truncated(path: path, line: 3))
-        #expect(status == .configuration)
-        #expect(stderr == "carouseld: \(path):3: the file ends in this line, without a newline: it may have been cut short "
-                + "while being written; end the line with a newline\n")
+        #expect(reload?.description == "\(path):3: the file ends in this line, without a newline: it may have been cut short "
+                + "while being written; end the line with a newline")
+        // --check-config accepts it, as start-up does, and says that a reload would not.
+        #expect(status == .ok)
+        #expect(stderr == "carouseld: warning: \(path):3: the file ends in this line, without a newline: a reload refuses "
+                + "such a file (it may have been cut short while being written); end the line with a newline\n")
         // Cut inside a key: libinih's syntax error on that last line is reported as the cut.
         #expect(reloadAndCheck("[tilt]\ndead_zone_deg = 1\nmax_d", directory: directory).reload == ConfigurationError.truncated(path: path, line: 3))
         // A syntax error elsewhere is still a syntax error.
@@ -111,6 +114,23 @@ import Testing
         // CRLF files end their lines too.
         #expect(ServiceTestSupport.writeFile(path, "[tilt]\r\nmax_deg = 20\r\n"))
         #expect(try DaemonConfiguration.load(path: path).tilt.mapping.maxDegrees == 20)
+    }
+
+    /// Some editors save without a final newline: start-up runs such a file and warns, so that
+    /// an upgrade never stops a daemon from starting for it.
+    @Test func startUpRunsAFileWithoutAFinalNewlineAndWarns() throws {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let path = directory + "/c.conf"
+        #expect(ServiceTestSupport.writeFile(path, "[tilt]\nmax_deg = 20"))
+        let captured = start(path)
+        #expect(captured.options?.configuration.tilt.mapping.maxDegrees == 20)
+        #expect(captured.errors == "<4>\(path):2: the file ends in this line, without a newline: a reload refuses such a file "
+                + "(it may have been cut short while being written); end the line with a newline\n")
+        #expect(DaemonConfiguration.unterminatedKeyLine(inFile: path) == 2)
+        #expect(try DaemonConfiguration.load(path: path).tilt.mapping.maxDegrees == 20)
+        #expect(throws: ConfigurationError.truncated(path: path, line: 2)) {
+            try DaemonConfiguration.load(path: path, unterminatedLastLine: .refused)
+        }
     }
 
     @Test func startUpRefusesTheSameFiles() {

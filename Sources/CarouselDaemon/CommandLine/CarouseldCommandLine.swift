@@ -114,20 +114,30 @@ public enum CarouseldCommandLine {
         public var configuration: DaemonConfiguration
         /// The file it came from; `nil` for built-in defaults (default file absent).
         public var path: String?
+        /// What the file is accepted with but should fix, each `FILE:LINE: …` (today: a last
+        /// `key = value` without a newline, which a reload refuses).
+        public var warnings: [String] = []
     }
 
     /// Loads the configuration as `carouseld` does: `path` if it exists; when it does not and
     /// `explicit` is false, the built-in defaults; then `--socket`; then
     /// `ConfigurationValidator` (a readable, playable `replay_file`, the STATE item budget).
     /// Start-up, `--check-config` and every reload load through here, so they accept and refuse
-    /// the same files.
-    /// - Throws: `ConfigurationError` (`fileMissing` only when `explicit`; `.unusable` from the
-    ///   validator).
-    public static func loadConfiguration(path: String, explicit: Bool,
-                                         socketPathOverride: String?) throws(ConfigurationError) -> Loaded {
+    /// the same files, with one difference: a last `key = value` line without a newline is a
+    /// warning at start-up and for `--check-config` (`Loaded.warnings`), and refused when
+    /// `reloading` (it may be a file caught half-written; docs/CONFIGURATION.md).
+    /// - Throws: `ConfigurationError` (`fileMissing` only when `explicit`; `.truncated` only
+    ///   when `reloading`; `.unusable` from the validator).
+    public static func loadConfiguration(path: String, explicit: Bool, socketPathOverride: String?,
+                                         reloading: Bool = false) throws(ConfigurationError) -> Loaded {
         var loaded: Loaded
         do {
-            loaded = Loaded(configuration: try DaemonConfiguration.load(path: path), path: path)
+            let configuration = try DaemonConfiguration.load(path: path, unterminatedLastLine: reloading ? .refused : .accepted)
+            loaded = Loaded(configuration: configuration, path: path)
+            if !reloading, let line = DaemonConfiguration.unterminatedKeyLine(inFile: path) {
+                loaded.warnings.append("\(path):\(line): the file ends in this line, without a newline: a reload refuses "
+                                       + "such a file (it may have been cut short while being written); end the line with a newline")
+            }
         } catch .fileMissing where !explicit {
             loaded = Loaded(configuration: .defaults, path: nil)
         }
@@ -161,6 +171,7 @@ public enum CarouseldCommandLine {
             do {
                 let loaded = try loadConfiguration(path: options.configPath, explicit: options.configPathIsExplicit,
                                                    socketPathOverride: options.socketPath)
+                for warning in loaded.warnings { errorOutput("carouseld: warning: \(warning)\n") }
                 if let path = loaded.path {
                     output("\(path): configuration OK\n")
                 } else {
@@ -183,6 +194,7 @@ public enum CarouseldCommandLine {
                 logger.error(error.description)
                 return error.exitStatus
             }
+            for warning in loaded.warnings { logger.warning(warning) }
             if loaded.path == nil {
                 logger.notice("\(options.configPath) not found: running with built-in defaults")
             }
