@@ -1,5 +1,6 @@
 import CarouselConfig
 import CarouselEngine
+import CarouselTestSupport
 import Testing
 @testable import CarouselDaemon
 
@@ -89,5 +90,27 @@ import Testing
         // Defaults: autoplay off, every item its own page, centered, not contained.
         let d = EngineSetup.carouselConfiguration(.defaults)
         #expect(d.autoplay.isOn == false && d.groupSize == 1 && d.geometry.align == .center && !d.geometry.contain)
+    }
+}
+
+/// `carouseld --check-config` on the new keys: a good file passes, a bad value is refused with
+/// 78 and `file:line` naming the section and key.
+@Suite struct CheckConfigFeatureKeysTests {
+    static func check(_ text: String) -> ServiceTestSupport.ProcessResult {
+        let path = ServiceTestSupport.temporaryDirectory() + "/features.conf"
+        #expect(ServiceTestSupport.writeFile(path, text))
+        return ServiceTestSupport.run([TestPaths.product("carouseld"), "--check-config", "-c", path])
+    }
+
+    @Test func goodFeatureKeysPass() {
+        let result = Self.check("[carousel]\nstyle = custom\npaging = free\nfree_sticky_velocity = 50\ngroup_size = 2\nalign = start\ncontain = yes\nautoplay_s = 5\nautoplay_resume_s = 3\nautoplay_step = -1\n[style.custom]\nnext_rotate_y = -40\nlimit = 2\n")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasSuffix("configuration OK\n"))
+    }
+
+    @Test func aBadCustomNumberIsRefusedWithItsLine() {
+        let result = Self.check("[carousel]\nstyle = custom\n\n[style.custom]\nnext_rotate_y = -40\nlimit = 0\n")
+        #expect(result.status == 78)
+        #expect(result.standardError.hasSuffix("features.conf:6: [style.custom] limit: bad value '0': expected a number that must be > 0 and ≤ 1000 items\n"))
     }
 }
