@@ -3,6 +3,7 @@ the cards by itself and the page shows a visible pause control, `[data-carousel-
 control sends `set_autoplay {paused}`, after which the cards stop until it is pressed again.
 Without autoplay the control is hidden."""
 
+import os
 import time
 
 from helpers import daemon_truth
@@ -22,7 +23,7 @@ def centered_cards_during(page, seconds):
     return seen
 
 
-def test_autoplay_advances_the_cards_and_the_pause_control_stops_them(carousel, open_page):
+def test_autoplay_advances_the_cards_and_the_pause_control_stops_them(carousel, open_page, screenshot_dir):
     daemon, bridge = carousel({"carousel": {"count": "6", "cyclic": "yes", "autoplay_s": "0.4",
                                             "autoplay_resume_s": "1"}}, name="autoplay")
     page = open_page(bridge.url)
@@ -41,6 +42,7 @@ def test_autoplay_advances_the_cards_and_the_pause_control_stops_them(carousel, 
     button.click()
     page.wait("return window.carousel.client.state.autoplay === 'paused'", 5, "STATE autoplay paused")
     assert button.get_attribute("aria-pressed") == "true"
+    page.driver.save_screenshot(os.path.join(screenshot_dir, "autoplay-paused.png"))
     assert any(s["request"] == {"cmd": "set_autoplay", "paused": True} for s in page.sent())
     page.wait("return window.carousel.client.state.phase === 'idle'", 5, "the last step to land")
     stopped_at = page.js(CENTERED)
