@@ -13,6 +13,7 @@ import { CarouselInput } from "./input.js";
 import { Announcer, describeRegion, reducedMotionQuery } from "./a11y.js";
 import { StatusLine } from "./status.js";
 import { fillCard, loadCards, numberedCard } from "./cards.js";
+import { AutoplayControl } from "./autoplay.js";
 
 const params = new URLSearchParams(location.search);
 const sendsGeometry = params.get("geometry") !== "off";
@@ -33,11 +34,12 @@ const renderer = new CarouselRenderer(root, (el, index) => fillCard(el, cardAt(i
   () => client.state?.count ?? client.layout?.count ?? 0);
 const announcer = new Announcer(document.querySelector("[aria-live]"), (index) => cardAt(index).title);
 new CarouselInput(root, client, { reducedMotion: () => reducedMotion.matches });
+const autoplay = new AutoplayControl(document.querySelector("[data-carousel-autoplay]"), client);
 
 // For tests, benchmarks and the curious: what was sent, and the page's own cost per STATE.
 const stats = { stateScriptMs: [], states: 0, late: 0, garbage: 0, errors: [] };
 const sent = [];
-window.carousel = { client, renderer, sent, stats, drawnSeq: null };
+window.carousel = { client, renderer, autoplay, sent, stats, drawnSeq: null };
 
 // ---- geometry: the page tells the daemon its real viewport and a card size that suits it ----
 

@@ -147,6 +147,11 @@ export class CarouselClient extends EventTarget {
     return this.send({ cmd: "set_tilt", ...settings });
   }
 
+  /** `set_autoplay` with any of enabled, paused, interval_s, resume_s, step. */
+  setAutoplay(settings) {
+    return this.send({ cmd: "set_autoplay", ...settings });
+  }
+
   // -- internals --
 
   _emit(type, detail) {

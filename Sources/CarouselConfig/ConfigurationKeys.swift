@@ -14,10 +14,11 @@ struct ConfigurationKey: Sendable {
 enum ConfigurationKeys {
     typealias V = ConfigurationValue
 
-    static let all: [ConfigurationKey] = sensor + filter + tilt + carousel + server + calibration
+    static let all: [ConfigurationKey] = sensor + filter + tilt + carousel + carouselFeatures + styleCustom + server
+        + calibration
 
     /// Section names in file order.
-    static let sections = ["sensor", "filter", "tilt", "carousel", "server", "calibration"]
+    static let sections = ["sensor", "filter", "tilt", "carousel", "style.custom", "server", "calibration"]
 
     static func lookup(section: String, name: String) -> ConfigurationKey? {
         all.first { $0.section == section && $0.name == name }

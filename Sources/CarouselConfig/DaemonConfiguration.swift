@@ -24,6 +24,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var server: ServerSettings
     /// `[calibration]`: where the sensor calibration lives.
     public var calibration: CalibrationSettings
+    /// `[style.custom]`: the numbers of `[carousel] style = custom` (the engine's own
+    /// `CustomStyle`, one key per `CustomStyleParameter`); default a flat row.
+    public var customStyle = CustomStyle()
 
     /// Creates a configuration; every section defaults to its built-in values.
     public init(sensor: SensorSettings = .defaults, filter: FilterSettings = .defaults,
@@ -198,6 +201,8 @@ public struct CarouselSettings: Equatable, Sendable {
         case coverFlow
         case rotary
         case cylinder
+        /// The parametric look of `[style.custom]` (`DaemonConfiguration.customStyle`).
+        case custom
     }
 
     /// Paging policy (INTERFACES §1).
@@ -210,6 +215,9 @@ public struct CarouselSettings: Equatable, Sendable {
         case single
         /// Next item once moved more than 1/8 of a pitch.
         case distance
+        /// Free scroll: decelerate with `decelerationRate` and stop anywhere; snap once slower
+        /// than `free_sticky_velocity` when that is > 0.
+        case free
     }
 
     /// `count` — number of items. Default 12, range 0…1000000.
@@ -238,6 +246,26 @@ public struct CarouselSettings: Equatable, Sendable {
     /// `deceleration_rate` — UIScrollView's rate per millisecond: 0.998 (`normal`, default) or
     /// 0.99 (`fast`), or any number in 0.5…0.9999.
     public var decelerationRate: Double
+    /// `free_sticky_velocity` — with `paging = free`, the speed below which the glide springs to
+    /// the nearest snap, points per second; 0 (default) never snaps. Range 0…1000000.
+    public var freeStickyVelocity: Double = 0
+    /// `group_size` — items per page: paging, `scroll_to`, taps and autoplay move by groups and
+    /// rest on a group's first item. Default 1, range 1…1000000000.
+    public var groupSize = 1
+    /// `align` — the reference point of `index`: `start`, `center` (default) or `end`, the
+    /// engine's own `ItemAlignment`.
+    public var align = ItemAlignment.center
+    /// `contain` — a non-cyclic carousel never scrolls into blank space past its ends. Default `false`.
+    public var contain = false
+    /// `autoplay_s` — seconds at rest before each autoplay step; 0 (default) = off, else
+    /// 0.1…86400.
+    public var autoplaySeconds = 0.0
+    /// `autoplay_resume_s` — seconds of rest after an interaction before autoplay goes on.
+    /// Default 10, range 0…86400.
+    public var autoplayResumeSeconds = 10.0
+    /// `autoplay_step` — snap positions per step (negative: backwards). Default 1, non-zero
+    /// within ±1000.
+    public var autoplayStep = 1
 
     /// Creates carousel settings; the defaults are the built-in values.
     public init(count: Int = 12, viewportWidth: Double = 1280, viewportHeight: Double = 800,

@@ -51,6 +51,33 @@ import Glibc
     style = coverFlow
     paging = single
     deceleration_rate = fast
+    free_sticky_velocity = 120
+    group_size = 3
+    align = start
+    contain = yes
+    autoplay_s = 4.5
+    autoplay_resume_s = 20
+    autoplay_step = -2
+
+    [style.custom]
+    prev_translate_x = -0.5
+    prev_translate_y = 0.1
+    prev_translate_z = -1
+    prev_rotate_x = 5
+    prev_rotate_y = 30
+    prev_rotate_z = -2
+    prev_scale = 0.8
+    prev_opacity = 0.6
+    next_translate_x = 0.5
+    next_translate_y = -0.1
+    next_translate_z = -1.5
+    next_rotate_x = -5
+    next_rotate_y = -30
+    next_rotate_z = 2
+    next_scale = 0.7
+    next_opacity = 0.4
+    limit = 2
+    perspective = 800
 
     [server]
     socket = /tmp/x.sock
@@ -85,12 +112,26 @@ import Glibc
                                    controlGroup: "wheel", maxClients: 8, controlReserve: 2, maxClientsPerUID: 3,
                                    idleTimeoutSeconds: 12.5, maxRateHz: 30),
             calibration: CalibrationSettings(file: "/etc/carouseld/cal.conf"))
-        #expect(parsed == expected)
+        var features = expected
+        features.carousel.freeStickyVelocity = 120
+        features.carousel.groupSize = 3
+        features.carousel.align = .start
+        features.carousel.contain = true
+        features.carousel.autoplaySeconds = 4.5
+        features.carousel.autoplayResumeSeconds = 20
+        features.carousel.autoplayStep = -2
+        features.customStyle = CustomStyle(
+            previous: CustomSide(translateX: -0.5, translateY: 0.1, translateZ: -1, rotateX: 5, rotateY: 30, rotateZ: -2,
+                                 scale: 0.8, opacity: 0.6),
+            next: CustomSide(translateX: 0.5, translateY: -0.1, translateZ: -1.5, rotateX: -5, rotateY: -30, rotateZ: 2,
+                             scale: 0.7, opacity: 0.4),
+            limit: 2, perspective: 800)
+        #expect(parsed == features)
         // The text above must set every key the loader knows, so a new key needs a new line here.
         for (section, key) in DaemonConfiguration.knownKeys {
             #expect(Self.everyKeyText.contains("\n\(key) = "), "[\(section)] \(key) not covered")
         }
-        #expect(DaemonConfiguration.knownKeys.count == 44)
+        #expect(DaemonConfiguration.knownKeys.count == 69)
     }
 
     @Test func emptyTextGivesDefaults() throws {
@@ -146,7 +187,7 @@ import Glibc
 
     @Test func unknownSectionIsAnErrorEvenWhenEmpty() {
         #expect(throws: ConfigurationError.unknownSection(path: "c.conf", line: 3, section: "sensors",
-                                                          known: ["sensor", "filter", "tilt", "carousel", "server", "calibration"])) {
+                                                          known: ["sensor", "filter", "tilt", "carousel", "style.custom", "server", "calibration"])) {
             try DaemonConfiguration.parse(text: "[sensor]\nmode = auto\n[sensors]\n", path: "c.conf")
         }
     }
@@ -165,7 +206,7 @@ import Glibc
         ("[tilt]\ndisplay_rotation = 45\n", 2, "tilt", "display_rotation", "45", "one of 0, 90, 180, 270 (degrees clockwise)"),
         ("[tilt]\nmax_deg = 1e400\n", 2, "tilt", "max_deg", "1e400", "a number from 1 to 90 (degrees)"),
         ("[carousel]\ncount = 3.5\n", 2, "carousel", "count", "3.5", "a whole number from 0 to 1000000000 (items)"),
-        ("[carousel]\nstyle = carousel\n", 2, "carousel", "style", "carousel", "one of linear, zoom, stacked, coverFlow, rotary, cylinder"),
+        ("[carousel]\nstyle = carousel\n", 2, "carousel", "style", "carousel", "one of linear, zoom, stacked, coverFlow, rotary, cylinder, custom"),
         ("[carousel]\ndeceleration_rate = 1.5\n", 2, "carousel", "deceleration_rate", "1.5",
          "normal (0.998), fast (0.99) or a number from 0.5 to 0.9999 (per millisecond)"),
         ("[server]\nsocket_mode = 0889\n", 2, "server", "socket_mode", "0889", "octal permission bits from 0000 to 0777, e.g. 0660"),

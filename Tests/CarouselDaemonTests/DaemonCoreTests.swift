@@ -74,7 +74,7 @@ struct CoreHarness {
         #expect(got.count == 3)
         // The server caps the rate at its max_rate_hz (60).
         #expect(got[0] == (try WireJSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#)))
-        #expect(got[1] == (try WireJSONParser.parse(#"{"class":"LAYOUT","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":10,"axis":"horizontal","direction":"ltr","style":"linear","cyclic":false,"count":10}"#)))
+        #expect(got[1] == (try WireJSONParser.parse(#"{"class":"LAYOUT","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":10,"axis":"horizontal","direction":"ltr","style":"linear","cyclic":false,"count":10,"align":"center","contain":false,"group_size":1}"#)))
         #expect(got[2]["class"] == .string("STATE"))
         #expect(got[2]["index"] == .number(0))
         #expect(got[2]["offset"] == .number(0))
@@ -242,8 +242,10 @@ struct CoreHarness {
         let p = probe.connect()
         _ = probe.read(p)
         probe.send(#"{"cmd":"watch","items":true}"#, from: p)
-        let stateBytes = Array(probe.core.pendingOutput(for: p)).split(separator: 0x0A)[2].count + 1 // WATCH, LAYOUT, STATE
-        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: stateBytes * 3 / 2))
+        let reply = Array(probe.core.pendingOutput(for: p))
+        let stateBytes = reply.split(separator: 0x0A)[2].count + 1 // WATCH, LAYOUT, STATE
+        // At least the whole watch reply, which is queued at once (no writer in the harness).
+        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: max(stateBytes * 3 / 2, reply.count)))
         let c = h.connect()
         _ = h.read(c)
         h.send(#"{"cmd":"watch","items":true}"#, from: c)

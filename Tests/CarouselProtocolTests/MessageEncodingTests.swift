@@ -17,7 +17,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
                                         item: CarouselSize(width: 300, height: 400), spacing: 24,
                                         axis: .vertical, direction: .rightToLeft, count: 7, cyclic: true)
         let line = LayoutMessage(CarouselConfiguration(geometry: geometry, style: .coverFlow(CoverFlowStyle()))).encodedLine()
-        #expect(text(line) == #"{"class":"LAYOUT","viewport":{"width":1280,"height":720.5},"item":{"width":300,"height":400},"spacing":24,"axis":"vertical","direction":"rtl","style":"coverFlow","cyclic":true,"count":7}"# + "\n")
+        #expect(text(line) == #"{"class":"LAYOUT","viewport":{"width":1280,"height":720.5},"item":{"width":300,"height":400},"spacing":24,"axis":"vertical","direction":"rtl","style":"coverFlow","cyclic":true,"count":7,"align":"center","contain":false,"group_size":1}"# + "\n")
         let names = [LayoutStyle.linear(LinearStyle()), .zoom(ZoomStyle()), .stacked, .coverFlow(CoverFlowStyle()),
                      .rotary(RingStyle()), .cylinder(RingStyle())].map(LayoutMessage.name(of:))
         #expect(names == ["linear", "zoom", "stacked", "coverFlow", "rotary", "cylinder"])

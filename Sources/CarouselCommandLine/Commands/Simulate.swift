@@ -10,9 +10,9 @@ enum SimulateCommand {
         summary: "Run the carousel engine on a scenario; NDJSON frames on stdout.",
         discussion: """
         Reads SCENARIO (JSON: viewport, item, count, optional spacing, axis, direction, cyclic,
-        initialIndex, style, paging, dragThreshold, tilt, outerScroll, events, frames) and writes
-        one JSON object per frame: t, offset, position, index, velocity, phase, count and the
-        visible items. The format and defaults are in docs/ENGINE.md; examples in docs/examples/.
+        initialIndex, style, paging, dragThreshold, tilt, outerScroll, groupSize, align, contain,
+        autoplay, events, frames) and writes one JSON object per frame: t, offset, position,
+        index, velocity, phase, count, autoplay and the visible items. The format and defaults are in docs/ENGINE.md; examples in docs/examples/.
         Exit status: 65 for an invalid scenario (the message names the JSON path), 66 when the
         file cannot be read.
         """,

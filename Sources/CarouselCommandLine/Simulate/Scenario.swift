@@ -32,12 +32,16 @@ struct ScenarioEvent: Equatable {
                     direction: LayoutDirection?)
         case setTilt(enabled: Bool?, mode: TiltMode?, deadZoneDegrees: Double?, maxDegrees: Double?,
                      maxItemsPerSecond: Double?)
+        case setAutoplay(enabled: Bool?, paused: Bool?, intervalSeconds: Double?, resumeSeconds: Double?, step: Int?)
+        case insertItems(at: Int, count: Int, animated: Bool)
+        case removeItems(at: Int, count: Int, animated: Bool)
+        case setStyle(LayoutStyle)
     }
 
     /// The event `type` names, as written in scenarios.
     static let typeNames = ["drag_began", "drag_moved", "drag_ended", "fling", "set_offset", "tilt",
                             "outer_scroll", "outer_scroll_ended", "scroll_to", "tap", "set_count",
-                            "resize", "set_tilt"]
+                            "resize", "set_tilt", "set_autoplay", "insert_items", "remove_items", "set_style"]
 }
 
 extension Scenario {
@@ -80,11 +84,19 @@ extension Scenario {
             ratio = try o.number("ratio") ?? ratio
             try o.finish()
         }
+        let align = try r.choice("align", ItemAlignment.allCases.map(\.rawValue)).flatMap(ItemAlignment.init(rawValue:)) ?? .center
+        let contain = try r.bool("contain") ?? false
+        let groupSize = try r.integer("groupSize") ?? 1
+        var autoplay = AutoplaySettings()
+        if var a = try r.object("autoplay") {
+            autoplay = try readAutoplay(&a)
+            try a.finish()
+        }
         let geometry = CarouselGeometry(viewport: viewportSize, item: itemSize, spacing: spacing, axis: axis,
-                                        direction: direction, count: count, cyclic: cyclic)
+                                        direction: direction, count: count, cyclic: cyclic, align: align, contain: contain)
         let configuration = CarouselConfiguration(geometry: geometry, initialIndex: initialIndex, style: style,
                                                   paging: paging, dragThreshold: dragThreshold, tilt: tilt,
-                                                  outerScrollRatio: ratio)
+                                                  outerScrollRatio: ratio, autoplay: autoplay, groupSize: groupSize)
         do {
             try configuration.validate()
         } catch {
@@ -132,14 +144,28 @@ extension Scenario {
             configuration.geometry.direction = direction ?? configuration.geometry.direction
         case let .setCount(count):
             configuration.geometry.count = count
+        case let .setAutoplay(enabled, paused, interval, resume, step):
+            configuration.autoplay.enabled = enabled ?? configuration.autoplay.enabled
+            configuration.autoplay.paused = paused ?? configuration.autoplay.paused
+            configuration.autoplay.intervalSeconds = interval ?? configuration.autoplay.intervalSeconds
+            configuration.autoplay.resumeSeconds = resume ?? configuration.autoplay.resumeSeconds
+            configuration.autoplay.step = step ?? configuration.autoplay.step
+        case let .insertItems(_, count, _):
+            configuration.geometry.count += count
+        case let .removeItems(at, count, _):
+            configuration.geometry.count -= min(max(configuration.geometry.count - at, 0), count)
+        case let .setStyle(style):
+            configuration.style = style
         default:
             return
         }
         do {
             try configuration.validate()
         } catch {
-            // Scenario keys inside an event drop the section prefix (`tilt.maxDeg` → `maxDeg`).
-            let field = error.field.hasPrefix("tilt.") ? String(error.field.dropFirst(5)) : error.field
+            // Scenario keys inside an event drop the section prefix (`tilt.maxDeg` → `maxDeg`,
+            // `autoplay.intervalS` → `intervalS`); a style's fields stay under `style`.
+            var field = error.field
+            for prefix in ["tilt.", "autoplay."] where field.hasPrefix(prefix) { field = String(field.dropFirst(prefix.count)) }
             throw ScenarioError(path: "\(path).\(field)", message: error.reason)
         }
     }
@@ -173,7 +199,7 @@ extension Scenario {
         }
     }
 
-    private static func readStyle(_ value: JSONValue?, path: String) throws(ScenarioError) -> LayoutStyle {
+    static func readStyle(_ value: JSONValue?, path: String) throws(ScenarioError) -> LayoutStyle {
         let (name, parameters, namePath) = try readNamed(value, path: path, default: "linear")
         var o = parameters
         let style: LayoutStyle
@@ -200,8 +226,10 @@ extension Scenario {
         case "rotary", "cylinder":
             let s = try o.number("spacing", default: RingStyle().spacing, "must be > 0") { $0 > 0 }
             style = name == "rotary" ? .rotary(RingStyle(spacing: s)) : .cylinder(RingStyle(spacing: s))
+        case "custom":
+            style = .custom(try readCustomStyle(&o))
         default:
-            throw ScenarioError(path: namePath, message: "'\(name)' is not one of linear, zoom, stacked, coverFlow, rotary, cylinder")
+            throw ScenarioError(path: namePath, message: "'\(name)' is not one of linear, zoom, stacked, coverFlow, rotary, cylinder, custom")
         }
         try o.finish()
         return style
@@ -223,8 +251,11 @@ extension Scenario {
             policy = .single(velocityThreshold: try o.number("velocityThreshold") ?? 500)
         case "distance":
             policy = .distance(fraction: try o.number("fraction", default: 0.125, "must lie in [0, 1]") { (0...1).contains($0) })
+        case "free":
+            policy = .free(decelerationRate: try o.number("decelerationRate") ?? 0.998,
+                           stickyVelocity: try o.number("stickyVelocity") ?? 0)
         default:
-            throw ScenarioError(path: namePath, message: "'\(name)' is not one of nearest, momentum, single, distance")
+            throw ScenarioError(path: namePath, message: "'\(name)' is not one of nearest, momentum, single, distance, free")
         }
         try o.finish()
         return policy
@@ -290,6 +321,8 @@ extension Scenario {
             }
             kind = .setTilt(enabled: try r.bool("enabled"), mode: mode, deadZoneDegrees: values[.deadZone],
                             maxDegrees: values[.maxAngle], maxItemsPerSecond: values[.maxItemsPerSecond])
+        case "set_autoplay", "insert_items", "remove_items", "set_style":
+            kind = try readFeatureEvent(type, &r, path: path)
         default:
             throw ScenarioError(path: "\(path).type", message: "'\(type)' is not one of \(ScenarioEvent.typeNames.joined(separator: ", "))")
         }

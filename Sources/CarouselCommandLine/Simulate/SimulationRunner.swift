@@ -15,7 +15,8 @@ enum SimulationRunner {
                 next += 1
             }
             engine.advance(to: frameTime)
-            emit(FrameEncoder.line(time: frameTime, state: engine.state, items: engine.visibleItems()))
+            emit(FrameEncoder.line(time: frameTime, state: engine.state, autoplay: engine.autoplayState,
+                                   items: engine.visibleItems()))
         }
     }
 
@@ -39,6 +40,12 @@ enum SimulationRunner {
         case let .setTilt(enabled, mode, deadZone, maxDeg, maxItems):
             engine.setTilt(enabled: enabled, mode: mode, deadZoneDegrees: deadZone, maxDegrees: maxDeg,
                            maxItemsPerSecond: maxItems, at: t)
+        case let .setAutoplay(enabled, paused, interval, resume, step):
+            engine.setAutoplay(enabled: enabled, paused: paused, intervalSeconds: interval, resumeSeconds: resume,
+                               step: step, at: t)
+        case let .insertItems(at, count, animated): engine.insertItems(at: at, count: count, animated: animated, at: t)
+        case let .removeItems(at, count, animated): engine.removeItems(at: at, count: count, animated: animated, at: t)
+        case let .setStyle(style): engine.setStyle(style, at: t)
         }
     }
 }
@@ -51,7 +58,7 @@ enum SimulationRunner {
 /// Swift's shortest round-trip form; `-0` prints as `0`; a non-finite value (which the engine does
 /// not produce) would print as `0` rather than invalid JSON.
 enum FrameEncoder {
-    static func line(time: Double, state: CarouselState, items: [ItemAttributes]) -> String {
+    static func line(time: Double, state: CarouselState, autoplay: AutoplayState = .off, items: [ItemAttributes]) -> String {
         var w = WireJSONWriter(capacity: 128 + items.count * 320)
         w.beginObject()
         w.key("t"); w.number(time)
@@ -61,6 +68,7 @@ enum FrameEncoder {
         w.key("velocity"); w.number(state.velocity)
         w.key("phase"); w.string(state.phase.rawValue)
         w.key("count"); w.int(state.count)
+        w.key("autoplay"); w.string(autoplay.rawValue)
         w.key("items")
         w.beginArray()
         for item in items { WireItem(item).write(to: &w) }

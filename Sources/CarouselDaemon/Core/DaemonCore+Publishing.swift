@@ -22,7 +22,7 @@ extension DaemonCore {
         if forceChange || changed(state: state, tiltEnabled: tiltEnabled) {
             seq += 1
             published = Published(state: state, tilt: tilt, tiltEnabled: tiltEnabled, sensor: sensorStatus,
-                                  time: now, line: nil, lineWithItems: nil)
+                                  autoplay: engine.autoplayState, time: now, line: nil, lineWithItems: nil)
             forceChange = false
             // Items belong to this instant: encode them now, not when a slow client drains.
             if var p = published, currentRoster().itemWatchers > 0 {
@@ -42,8 +42,9 @@ extension DaemonCore {
         }
     }
 
-    /// Tells every watcher the new layout when geometry, style, cyclic or count changed (any
-    /// client's `set_geometry`/`set_count`, a reload), before the STATE that shows it.
+    /// Tells every watcher the new layout when geometry, style, cyclic, count, alignment or
+    /// groups changed (any client's `set_geometry`/`set_count`/`set_style`/`insert_items`/
+    /// `remove_items`, a reload), before the STATE that shows it.
     private func publishLayoutIfChanged(sparing: ClientSession?) {
         let layout = LayoutMessage(engine.configuration)
         guard layout != layoutSent else { return }
@@ -72,7 +73,8 @@ extension DaemonCore {
     private func changed(state: CarouselState, tiltEnabled: Bool) -> Bool {
         guard let p = published else { return true }
         if state.index != p.state.index || state.phase != p.state.phase || state.count != p.state.count
-            || sensorStatus != p.sensor || tiltEnabled != p.tiltEnabled { return true }
+            || sensorStatus != p.sensor || tiltEnabled != p.tiltEnabled
+            || engine.autoplayState != p.autoplay { return true }
         if abs(state.offset - p.state.offset) >= Self.offsetThreshold { return true }
         switch (tilt, p.tilt) {
         case (nil, nil): return false
@@ -133,7 +135,7 @@ extension DaemonCore {
             seq: seq, timeNanoseconds: p.time, index: p.state.index, position: p.state.position,
             offset: p.state.offset, velocity: p.state.velocity, phase: p.state.phase.rawValue, count: p.state.count,
             tilt: WireTilt(rollDeg: reading?.rollDegrees, pitchDeg: reading?.pitchDegrees, enabled: p.tiltEnabled),
-            sensor: p.sensor.rawValue)
+            sensor: p.sensor.rawValue, autoplay: p.autoplay.rawValue)
         guard items else { return message.encodedLine() }
         // Items are computed for the engine's current time, which is the snapshot's time: a
         // snapshot is always published right after `advance(to:)`.

@@ -137,6 +137,8 @@ extension DaemonCore {
                 return ProtocolError(.unavailable, "reload failed, keeping the running configuration: \(problem)",
                                      cmd: request.cmd)
             }
+        case .setAutoplay, .insertItems, .removeItems, .setStyle:
+            return applyFeature(request, now: now)
         case .watch, .poll, .status, .sensors, .samples, .recenterTilt:
             break  // answered by `handle(line:from:now:)`
         }

@@ -118,6 +118,7 @@ public final class DaemonCore {
         var tilt: TiltReading?
         var tiltEnabled: Bool
         var sensor: SensorStatus
+        var autoplay: AutoplayState
         var time: Int64
         var line: [UInt8]?
         var lineWithItems: [UInt8]?
@@ -230,11 +231,13 @@ public final class DaemonCore {
     public func isClosing(_ id: ClientID) -> Bool { sessions[id]?.isClosing ?? false }
 
     /// When the shell must call `tick(now:)` next (CLOCK_MONOTONIC ns), nil when nothing is due
-    /// (an idle carousel with every watcher up to date: no wake-ups).
+    /// (an idle carousel with every watcher up to date: no wake-ups; with autoplay running, one
+    /// wake-up at each step's deadline).
     public var nextDeadline: Int64? {
         var deadline: Int64?
         func consider(_ t: Int64) { deadline = min(deadline ?? t, t) }
         if isMoving { consider(lastFrame + frameInterval(limits.maxRateHz)) }
+        if let t = autoplayDeadline { consider(t) }
         for s in watchers() where s.outbox.acceptsState && s.lastStateSeq < seq {
             guard let watch = s.watch else { continue }
             consider((s.lastStateTime ?? Int64.min / 2) + watch.frameIntervalNanoseconds)

@@ -6,7 +6,7 @@ import MotionFusion
 /// `[carousel]` style and paging names map onto the engine's types; the tilt mapping, axis,
 /// direction and the `[filter]` method already are the engine's and estimator's types.
 enum EngineSetup {
-    /// The engine configuration for `[carousel]` and `[tilt]`; `initialIndex` 0.
+    /// The engine configuration for `[carousel]`, `[style.custom]` and `[tilt]`; `initialIndex` 0.
     static func carouselConfiguration(_ c: DaemonConfiguration) -> CarouselConfiguration {
         let s = c.carousel
         let geometry = CarouselGeometry(
@@ -14,7 +14,7 @@ enum EngineSetup {
             item: CarouselSize(width: s.itemWidth, height: s.itemHeight),
             spacing: s.spacing,
             axis: s.axis, direction: s.direction,
-            count: s.count, cyclic: s.cyclic)
+            count: s.count, cyclic: s.cyclic, align: s.align, contain: s.contain)
         let style: LayoutStyle
         switch s.style {
         case .linear: style = .linear(LinearStyle())
@@ -23,6 +23,7 @@ enum EngineSetup {
         case .coverFlow: style = .coverFlow(CoverFlowStyle())
         case .rotary: style = .rotary(RingStyle())
         case .cylinder: style = .cylinder(RingStyle())
+        case .custom: style = .custom(c.customStyle)
         }
         let paging: PagingPolicy
         switch s.paging {
@@ -31,9 +32,12 @@ enum EngineSetup {
         // INTERFACES §1 defaults: 500 pt/s (the seed's 0.5 pt/ms) and 1/8 of a pitch.
         case .single: paging = .single(velocityThreshold: 500)
         case .distance: paging = .distance(fraction: 0.125)
+        case .free: paging = .free(decelerationRate: s.decelerationRate, stickyVelocity: s.freeStickyVelocity)
         }
+        let autoplay = AutoplaySettings(intervalSeconds: s.autoplaySeconds, resumeSeconds: s.autoplayResumeSeconds,
+                                        step: s.autoplayStep)
         return CarouselConfiguration(geometry: geometry, initialIndex: 0, style: style, paging: paging,
-                                     tilt: c.tilt.mapping)
+                                     tilt: c.tilt.mapping, autoplay: autoplay, groupSize: s.groupSize)
     }
 
     /// The estimator settings of `[filter]` (a 0 cutoff or rejection angle turns them off).

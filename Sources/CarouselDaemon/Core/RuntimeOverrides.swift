@@ -1,7 +1,8 @@
 import CarouselEngine
 import CarouselProtocol
 
-/// The carousel settings clients changed at runtime (`set_count`, `set_geometry`, `set_tilt`),
+/// The carousel settings clients changed at runtime (`set_count`, `set_geometry`, `set_tilt`,
+/// `set_autoplay`, `set_style`, and the count after `insert_items`/`remove_items`),
 /// kept until the daemon restarts. A reload applies the file's value to every setting no
 /// client has changed and keeps each one a client has: a display client that told the daemon
 /// its real screen (`set_geometry`) cannot tell that a reload happened, so the file must not
@@ -20,6 +21,20 @@ struct RuntimeOverrides: Equatable {
     var deadZoneDegrees: Double?
     var maxDegrees: Double?
     var maxItemsPerSecond: Double?
+    var autoplayEnabled: Bool?
+    var autoplayIntervalSeconds: Double?
+    var autoplayResumeSeconds: Double?
+    var autoplayStep: Int?
+    var style: LayoutStyle?
+
+    /// Records an accepted `set_autoplay` (the user's pause is the engine's own runtime state,
+    /// which a reload keeps anyway).
+    mutating func record(_ a: AutoplayRequest) {
+        if let v = a.enabled { autoplayEnabled = v }
+        if let v = a.intervalSeconds { autoplayIntervalSeconds = v }
+        if let v = a.resumeSeconds { autoplayResumeSeconds = v }
+        if let v = a.step { autoplayStep = v }
+    }
 
     /// Records an accepted `set_geometry`.
     mutating func record(_ g: GeometryRequest) {
@@ -53,6 +68,11 @@ struct RuntimeOverrides: Equatable {
         if let deadZoneDegrees { c.tilt.deadZoneDegrees = deadZoneDegrees }
         if let maxDegrees { c.tilt.maxDegrees = maxDegrees }
         if let maxItemsPerSecond { c.tilt.maxItemsPerSecond = maxItemsPerSecond }
+        if let autoplayEnabled { c.autoplay.enabled = autoplayEnabled }
+        if let autoplayIntervalSeconds { c.autoplay.intervalSeconds = autoplayIntervalSeconds }
+        if let autoplayResumeSeconds { c.autoplay.resumeSeconds = autoplayResumeSeconds }
+        if let autoplayStep { c.autoplay.step = autoplayStep }
+        if let style { c.style = style }
         // A file dead zone above a kept max_deg (or the reverse) is settled as set_tilt does:
         // the engine keeps max_deg above the dead zone.
         return c

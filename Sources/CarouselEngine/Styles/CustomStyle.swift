@@ -99,29 +99,12 @@ public struct CustomStyle: Hashable, Sendable {
 }
 
 extension CustomStyle {
-    /// Checks every number (field names as in `carouselctl simulate` scenarios).
+    /// Checks every number against its `CustomStyleParameter` rule, in table order (field names
+    /// as in `carouselctl simulate` scenarios).
     /// - Throws: `CarouselConfigurationError` naming the first bad field, e.g. `style.next.rotateY`.
     public func validate() throws(CarouselConfigurationError) {
-        for (name, side) in [("previous", previous), ("next", next)] {
-            let checks: [(String, Double, ClosedRange<Double>, String)] = [
-                ("translateX", side.translateX, -1000...1000, "must lie within ±1000 pitches"),
-                ("translateY", side.translateY, -1000...1000, "must lie within ±1000 pitches"),
-                ("translateZ", side.translateZ, -1000...1000, "must lie within ±1000 pitches"),
-                ("rotateX", side.rotateX, -3600...3600, "must lie within ±3600 degrees"),
-                ("rotateY", side.rotateY, -3600...3600, "must lie within ±3600 degrees"),
-                ("rotateZ", side.rotateZ, -3600...3600, "must lie within ±3600 degrees"),
-                ("scale", side.scale, 0...100, "must lie in [0, 100]"),
-                ("opacity", side.opacity, 0...1, "must lie in [0, 1]"),
-            ]
-            for (field, value, range, reason) in checks where !range.contains(value) {
-                throw .init(field: "style.\(name).\(field)", reason: reason)
-            }
-        }
-        guard limit > 0, limit <= Self.maximumLimit else {
-            throw .init(field: "style.limit", reason: "must be > 0 and ≤ \(Int(Self.maximumLimit)) items")
-        }
-        guard perspective == 0 || (perspective >= 1 && perspective <= 1e6) else {
-            throw .init(field: "style.perspective", reason: "must be 0 (none) or lie in [1, 1000000] points")
+        for parameter in CustomStyleParameter.allCases where !parameter.accepts(parameter.value(in: self)) {
+            throw .init(field: "style." + parameter.scenarioPath, reason: parameter.requirement)
         }
     }
 }

@@ -1,10 +1,13 @@
 import CarouselEngine
 
 /// `LAYOUT {viewport {width, height}, item {width, height}, spacing, axis, direction, style,
-/// cyclic, count}` (protocol 1.1): the layout a display draws, which STATE does not carry.
+/// cyclic, count, align, contain, group_size, custom?}` (protocol 1.1): the layout a display
+/// draws, which STATE does not carry. `custom` (only with style `custom`) holds every
+/// `CustomStyleParameter` by its wire name.
 /// The daemon sends it to a watcher right after `WATCH` when watching is enabled, and to every
-/// watcher whenever one of these fields changes (`set_geometry`, `set_count`, a reload, another
-/// client's change), before the STATE that shows the change. Lengths in points (one point is one
+/// watcher whenever one of these fields changes (`set_geometry`, `set_count`, `set_style`,
+/// `insert_items`, `remove_items`, a reload, another client's change), before the STATE that
+/// shows the change. Lengths in points (one point is one
 /// CSS pixel for a web display).
 public struct LayoutMessage: Sendable, Equatable {
     /// Viewport size, points.
@@ -23,6 +26,14 @@ public struct LayoutMessage: Sendable, Equatable {
     public var cyclic: Bool
     /// Number of items.
     public var count: Int
+    /// The reference point of `index`: `start`, `center` or `end`.
+    public var align: String
+    /// Whether a non-cyclic carousel's scrolling stops at its ends' edges.
+    public var contain: Bool
+    /// Items per page (group paging), ≥ 1.
+    public var groupSize: Int
+    /// The parameters of the `custom` style, nil for the other styles.
+    public var custom: CustomStyle?
 
     /// The layout of an engine configuration.
     public init(_ configuration: CarouselConfiguration) {
@@ -35,20 +46,14 @@ public struct LayoutMessage: Sendable, Equatable {
         style = Self.name(of: configuration.style)
         cyclic = g.cyclic
         count = g.count
+        align = g.align.rawValue
+        contain = g.contain
+        groupSize = configuration.groupSize
+        if case let .custom(c) = configuration.style { custom = c } else { custom = nil }
     }
 
     /// The configuration's name for a style (`[carousel] style`, simulate's `style`).
-    public static func name(of style: LayoutStyle) -> String {
-        switch style {
-        case .linear: return "linear"
-        case .zoom: return "zoom"
-        case .stacked: return "stacked"
-        case .coverFlow: return "coverFlow"
-        case .rotary: return "rotary"
-        case .cylinder: return "cylinder"
-        case .custom: return "custom"
-        }
-    }
+    public static func name(of style: LayoutStyle) -> String { StyleName(style).rawValue }
 
     /// The NDJSON line, ending with `\n`.
     public func encodedLine() -> [UInt8] {
@@ -63,6 +68,16 @@ public struct LayoutMessage: Sendable, Equatable {
         w.key("style"); w.string(style)
         w.key("cyclic"); w.bool(cyclic)
         w.key("count"); w.int(count)
+        w.key("align"); w.string(align)
+        w.key("contain"); w.bool(contain)
+        w.key("group_size"); w.int(groupSize)
+        if let custom {
+            w.key("custom"); w.beginObject()
+            for parameter in CustomStyleParameter.allCases {
+                w.key(parameter.wireName); w.number(parameter.value(in: custom))
+            }
+            w.endObject()
+        }
         w.endObject()
         return w.bytes + [0x0A]
     }

@@ -32,9 +32,13 @@ public struct StateMessage: Sendable, Equatable {
     public var tilt: WireTilt
     /// The sensor status (`ok`, `stale`, `absent`, `replay`, `error`).
     public var sensor: String
+    /// Autoplay: `off`, `running` or `paused` (protocol 1.1).
+    public var autoplay: String
 
     public init(seq: UInt64, timeNanoseconds: Int64, index: Int?, position: Double, offset: Double,
-                velocity: Double, phase: String, count: Int, tilt: WireTilt, sensor: String) {
+                velocity: Double, phase: String, count: Int, tilt: WireTilt, sensor: String,
+                autoplay: String = "off") {
+        self.autoplay = autoplay
         self.seq = seq
         self.timeNanoseconds = timeNanoseconds
         self.index = index
@@ -67,6 +71,7 @@ public struct StateMessage: Sendable, Equatable {
         w.key("enabled"); w.bool(tilt.enabled)
         w.endObject()
         w.key("sensor"); w.string(sensor)
+        w.key("autoplay"); w.string(autoplay)
         if let itemsJSON { w.key("items"); w.raw(itemsJSON) }
         w.endObject()
         return w.bytes + [0x0A]
@@ -102,8 +107,9 @@ public enum ServerMessage: Sendable, Equatable {
     case ack(cmd: String)
     case error(ProtocolError)
 
-    /// Protocol version implemented here (1.1 adds `LAYOUT`, and STATE `tilt` roll and pitch are
-    /// `null` without an estimate).
+    /// Protocol version implemented here (1.1 adds `LAYOUT`, STATE `autoplay`, the
+    /// `set_autoplay`, `insert_items`, `remove_items` and `set_style` requests, and STATE
+    /// `tilt` roll and pitch are `null` without an estimate).
     public static let protoMajor = 1
     public static let protoMinor = 1
 

@@ -97,6 +97,14 @@ public enum Request: Sendable, Equatable {
     case setTilt(TiltRequest)
     case recenterTilt
     case reload
+    /// Autoplay at run time: pause/resume, on/off, interval, resume delay, step.
+    case setAutoplay(AutoplayRequest)
+    /// Insert items before item `at`, keeping the current card in place.
+    case insertItems(ItemEditRequest)
+    /// Remove items from item `at`, keeping the current card (or its neighbour) in place.
+    case removeItems(ItemEditRequest)
+    /// Change the layout style.
+    case setStyle(StyleRequest)
 
     /// The wire name of the command.
     public var cmd: String {
@@ -116,6 +124,10 @@ public enum Request: Sendable, Equatable {
         case .setTilt: return "set_tilt"
         case .recenterTilt: return "recenter_tilt"
         case .reload: return "reload"
+        case .setAutoplay: return "set_autoplay"
+        case .insertItems: return "insert_items"
+        case .removeItems: return "remove_items"
+        case .setStyle: return "set_style"
         }
     }
 
@@ -131,5 +143,6 @@ public enum Request: Sendable, Equatable {
     public static let commandNames: [String] = [
         "watch", "poll", "status", "sensors", "samples", "scroll_to", "drag", "tap", "outer_scroll",
         "outer_scroll_ended", "set_count", "set_geometry", "set_tilt", "recenter_tilt", "reload",
+        "set_autoplay", "insert_items", "remove_items", "set_style",
     ]
 }

@@ -57,6 +57,10 @@ public enum RequestDecoder {
         case "set_tilt": return try setTilt(fields)
         case "recenter_tilt": return .recenterTilt
         case "reload": return .reload
+        case "set_autoplay": return try setAutoplay(fields)
+        case "insert_items": return .insertItems(try itemEdit(fields))
+        case "remove_items": return .removeItems(try itemEdit(fields))
+        case "set_style": return try setStyle(fields)
         default:
             throw ProtocolError(.unknownCommand, "unknown command '\(cmd)'", cmd: cmd)
         }
@@ -105,7 +109,7 @@ public enum RequestDecoder {
     }
 
     /// Typed access to a request's members, producing `bad_field` errors that name the member.
-    private struct Fields {
+    struct Fields {
         let object: WireJSON
         let cmd: String
 

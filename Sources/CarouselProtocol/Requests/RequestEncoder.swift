@@ -58,6 +58,25 @@ extension Request {
             optional("enabled", tilt.enabled)
             optional("mode", tilt.mode?.rawValue)
             for parameter in TiltParameter.allCases { optional(parameter.wireName, tilt.values[parameter]) }
+        case let .setAutoplay(a):
+            optional("enabled", a.enabled)
+            optional("paused", a.paused)
+            optional("interval_s", a.intervalSeconds)
+            optional("resume_s", a.resumeSeconds)
+            if let step = a.step { w.key("step"); w.int(step) }
+        case let .insertItems(e), let .removeItems(e):
+            w.key("at"); w.int(e.at)
+            w.key("count"); w.int(e.count)
+            w.key("animated"); w.bool(e.animated)
+        case let .setStyle(style):
+            w.key("style"); w.string(style.style.rawValue)
+            if !style.custom.isEmpty {
+                w.key("custom"); w.beginObject()
+                for parameter in CustomStyleParameter.allCases {
+                    if let value = style.custom[parameter] { w.key(parameter.wireName); w.number(value) }
+                }
+                w.endObject()
+            }
         }
         w.endObject()
         return w.bytes

@@ -1,0 +1,65 @@
+import CarouselEngine
+
+/// Decoding of `set_autoplay`, `insert_items`, `remove_items` and `set_style`: each number is
+/// checked against the engine's own bounds (`AutoplaySettings`, `CarouselLimits`,
+/// `CustomStyleParameter`); what depends on the running carousel (an index against the count)
+/// is checked by the daemon.
+extension RequestDecoder {
+    static func setAutoplay(_ fields: Fields) throws(ProtocolError) -> Request {
+        let longest = AutoplaySettings.maximumSeconds, shortest = AutoplaySettings.minimumIntervalSeconds
+        let interval = try fields.optionalNumber("interval_s")
+        if let interval, !(interval == 0 || (shortest...longest).contains(interval)) {
+            throw fields.bad("interval_s", "must be 0 (off) or lie in [\(WireJSONWriter.format(shortest)), "
+                + "\(WireJSONWriter.format(longest))] seconds, got \(WireJSONWriter.format(interval))")
+        }
+        let resume = try fields.optionalNumber("resume_s")
+        if let resume, !(0...longest).contains(resume) {
+            throw fields.bad("resume_s", "must lie in [0, \(WireJSONWriter.format(longest))] seconds, got \(WireJSONWriter.format(resume))")
+        }
+        var step: Int?
+        if fields.object["step"].map({ !$0.isNull }) ?? false {
+            let s = try fields.integer("step")
+            let most = AutoplaySettings.maximumStep
+            guard s != 0, abs(s) <= most else {
+                throw fields.bad("step", "must be a non-zero integer within ±\(most), got \(s)")
+            }
+            step = s
+        }
+        return .setAutoplay(AutoplayRequest(enabled: try fields.optionalBool("enabled"),
+                                            paused: try fields.optionalBool("paused"),
+                                            intervalSeconds: interval, resumeSeconds: resume, step: step))
+    }
+
+    static func itemEdit(_ fields: Fields) throws(ProtocolError) -> ItemEditRequest {
+        let at = try fields.integer("at")
+        if at < 0 { throw fields.bad("at", "must be ≥ 0, got \(at)") }
+        let count = try fields.integer("count")
+        if count < 1 || count > CarouselLimits.maximumCount {
+            throw fields.bad("count", "must be in 1...\(CarouselLimits.maximumCount), got \(count)")
+        }
+        return ItemEditRequest(at: at, count: count, animated: try fields.optionalBool("animated") ?? true)
+    }
+
+    static func setStyle(_ fields: Fields) throws(ProtocolError) -> Request {
+        let name = try fields.choice("style", StyleName.self)
+        var values: [CustomStyleParameter: Double] = [:]
+        if let custom = fields.object["custom"], !custom.isNull {
+            guard case .object = custom else {
+                throw fields.bad("custom", "expected an object of numbers, got \(custom.typeName)")
+            }
+            guard name == .custom else {
+                throw fields.bad("custom", "only goes with style 'custom', got style '\(name.rawValue)'")
+            }
+            for parameter in CustomStyleParameter.allCases {
+                guard let v = custom[parameter.wireName], !v.isNull else { continue }
+                let field = "custom." + parameter.wireName
+                guard let n = v.doubleValue else { throw fields.bad(field, "expected a number, got \(v.typeName)") }
+                guard parameter.accepts(n) else {
+                    throw fields.bad(field, "\(parameter.requirement), got \(WireJSONWriter.format(n))")
+                }
+                values[parameter] = n
+            }
+        }
+        return .setStyle(StyleRequest(style: name, custom: values))
+    }
+}
