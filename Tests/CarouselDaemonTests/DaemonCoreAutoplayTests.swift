@@ -240,4 +240,25 @@ import Testing
         layout = try #require(got.first { $0["class"] == .string("LAYOUT") })
         #expect(layout["custom"]?["next_rotate_y"] == .number(-45) && layout["custom"]?["next_scale"] == .number(0.5))
     }
+
+    /// `set_style` keeps a STATE within `StateItemBudget` as `set_geometry` does: a custom style
+    /// lists `2 · (⌈limit⌉ + 1) + 1` slots when that exceeds the viewport (pitch 260 here, the
+    /// viewport's reach 312.5 points): limit 254 gives 511 ≤ 512, limit 254.5 gives 513.
+    @Test func setStyleIsRefusedWhenItWouldListMoreItemsThanOneStateCarries() throws {
+        let core = Self.core(autoplay: AutoplaySettings())
+        let c = Self.connectWatcher(core, now: Self.start)
+        _ = Self.read(core, c, now: Self.start)
+        core.received(Array(#"{"cmd":"set_style","style":"custom","custom":{"limit":254.5},"id":1}"#.utf8) + [0x0A],
+                      from: c, now: Self.start)
+        let refused = try #require(Self.read(core, c, now: Self.start).first { $0["class"] == .string("ERROR") })
+        #expect(refused["code"] == .string("bad_field"))
+        #expect(refused["message"] == .string("field 'style': with viewport.width 375, item.width 250 and spacing 10, up to 513 items "
+                                             + "can be visible at once, more than the 512 one STATE carries; use longer items, more "
+                                             + "spacing or a shorter viewport"))
+        core.received(Array(#"{"cmd":"set_style","style":"custom","custom":{"limit":254},"id":2}"#.utf8) + [0x0A],
+                      from: c, now: Self.start)
+        let got = Self.read(core, c, now: Self.start)
+        #expect(got.contains { $0["class"] == .string("ACK") })
+        #expect(got.first { $0["class"] == .string("LAYOUT") }?["custom"]?["limit"] == .number(254))
+    }
 }

@@ -43,6 +43,11 @@ extension DaemonCore {
             let base: CustomStyle
             if case let .custom(running) = engine.configuration.style { base = running } else { base = CustomStyle() }
             let style = s.style.style(custom: s.customStyle(over: base))
+            var merged = engine.configuration
+            merged.style = style
+            if let problem = StateItemBudget.problem(merged, names: .wire) {
+                return ProtocolError(.badField, "field 'style': \(problem.message)", cmd: request.cmd)
+            }
             engine.setStyle(style, at: t)
             overrides.style = style
             forceChange = true
