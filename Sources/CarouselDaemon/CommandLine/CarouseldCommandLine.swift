@@ -206,6 +206,6 @@ public enum CarouseldCommandLine {
     /// Every long option, to tell "takes no value" from "unknown option".
     static let knownOptions = ["--help", "--version", "--config", "--check-config", "--socket", "--foreground", "--verbose"]
 
-    /// `1.0`, the socket protocol version this build speaks (INTERFACES §2).
-    static let protocolVersionText = "1.0"
+    /// `MAJOR.MINOR`, the socket protocol version this build speaks, as its greeting says it.
+    static let protocolVersionText = "\(ServerMessage.protoMajor).\(ServerMessage.protoMinor)"
 }
