@@ -145,7 +145,7 @@ public struct AttitudeEstimator: Sendable {
             if restart {
                 inertial.initialise(accel: accel)
             } else {
-                up = inertial.update(direction: direction, norm: norm, gyro: sample.gyro, dt: dt)
+                up = inertial.update(accel: accel, direction: direction, norm: norm, gyro: sample.gyro, dt: dt)
             }
         case .fusion:
             if restart {

@@ -49,23 +49,24 @@
 /// 0.5 gives `τ = 2 s` for a quiet moving device.
 public struct InertialFrameFilter: Sendable {
     /// Inverse of the base time constant of the inertial-frame low-pass, 1/s (default 0.5: 2 s).
-    public var gain: Double
+    public var gain: Double { didSet { baseTimeConstant = Self.baseTimeConstant(gain: gain) } }
     /// Seconds added to the time constant per m/s² of RMS innovation (default 0.1).
     public var disturbanceSeconds: Double
     /// Upper bound of the time constant, seconds (default 10).
     public var maxTimeConstant: Double
     /// Lower bound of the time constant while the device is at rest, seconds (default 4).
     public var restTimeConstant: Double
-    /// Time constants of the innovation's mean square when it rises and when it falls, seconds
-    /// (defaults 0.2 and 5).
-    public var disturbanceAttack: Double, disturbanceRelease: Double
+    /// Time constant of the innovation's mean square when it rises, seconds (default 0.2).
+    public var disturbanceAttack: Double { didSet { disturbanceStep = 0 } }
+    /// Time constant of the innovation's mean square when it falls, seconds (default 5).
+    public var disturbanceRelease: Double { didSet { disturbanceStep = 0 } }
     /// Time constant of the gyro-bias low-pass while at rest, seconds (default 2; 0 = off).
     /// Shorter than `FusionFilter`'s 10 s, which has Mahony's integral term besides: here a
     /// residual bias `b⊥` across gravity leaves a lag error of about `b⊥ · τ`, so an
     /// uncalibrated 0.35 rad/s offset must be learned within a few seconds of rest (with 10 s
     /// it still left 11° after 25 s at rest; with 2 s, 0.06°). Gyro noise averaged over 2 s at
     /// 100 Hz is far below 0.01 °/s.
-    public var biasTimeConstant: Double
+    public var biasTimeConstant: Double { didSet { biasStep = 0 } }
     /// Rest detection; its `maxGyroBias` also bounds every bias component.
     public var rest: RestDetector
     /// Current gyro bias estimate, rad/s.
@@ -77,9 +78,14 @@ public struct InertialFrameFilter: Sendable {
     // The two low-pass stages, m/s², strapdown frame; the up vector there and in the sensor frame.
     private var stage1 = Vector3.zero, stage2 = Vector3.zero
     private var upStrapdown = Vector3(0, 0, 1), up = Vector3(0, 0, 1)
-    // Mean square of the innovation, (m/s²)², and its two smoothing weights cached for one dt.
+    // Mean square of the innovation, (m/s²)², and its two smoothing weights cached for one dt
+    // (`disturbanceStep = 0`, a step no sample has, forces a recomputation).
     private var disturbance2 = 0.0
     private var disturbanceStep = 0.0, attackAlpha = 0.0, releaseAlpha = 0.0
+    // `1/gain` (∞ for gain ≤ 0: gyro only), kept in step with `gain` by its `didSet`.
+    private var baseTimeConstant: Double
+    // The bias low-pass weight at rest, cached for one dt (`0` forces a recomputation).
+    private var biasStep = 0.0, biasAlpha = 0.0
     // Samples since the start, while the running mean is faster than the low-pass.
     private var startSamples = 0.0, starting = false
 
@@ -87,6 +93,7 @@ public struct InertialFrameFilter: Sendable {
                 restTimeConstant: Double = 4, disturbanceAttack: Double = 0.2, disturbanceRelease: Double = 5,
                 biasTimeConstant: Double = 2, rest: RestDetector = RestDetector(), initialGyroBias: Vector3 = .zero) {
         self.gain = gain
+        self.baseTimeConstant = Self.baseTimeConstant(gain: gain)
         self.disturbanceSeconds = disturbanceSeconds
         self.maxTimeConstant = maxTimeConstant
         self.restTimeConstant = restTimeConstant
@@ -97,12 +104,15 @@ public struct InertialFrameFilter: Sendable {
         self.gyroBias = initialGyroBias
     }
 
-    /// The low-pass time constant the next sample would use if the device were moving, seconds:
-    /// `min(maxTimeConstant, 1/gain + disturbanceSeconds · σ)` (∞ for gain 0: gyro only).
+    /// The low-pass time constant the next sample will use if the device is moving, seconds:
+    /// `min(maxTimeConstant, 1/gain + disturbanceSeconds · σ)` (∞ for gain 0: gyro only), with
+    /// `σ` as measured up to the last sample.
     public var timeConstant: Double {
-        guard gain > 0 else { return .infinity }
-        return min(maxTimeConstant, 1 / gain + disturbanceSeconds * disturbance2.squareRoot())
+        guard baseTimeConstant.isFinite else { return .infinity }
+        return min(maxTimeConstant, baseTimeConstant + disturbanceSeconds * disturbance2.squareRoot())
     }
+
+    private static func baseTimeConstant(gain: Double) -> Double { gain > 0 ? 1 / gain : .infinity }
 
     /// RMS innovation `σ`, m/s²: how far the accelerometer departs from the expected gravity.
     public var disturbance: Double { disturbance2.squareRoot() }
@@ -139,14 +149,13 @@ public struct InertialFrameFilter: Sendable {
     /// - Returns: the unit up vector in the sensor frame.
     public mutating func update(accel: Vector3, gyro: Vector3?, dt: Double) -> Vector3 {
         let norm = accel.length
-        return update(direction: accel * (1 / norm), norm: norm, gyro: gyro, dt: dt)
+        return update(accel: accel, direction: accel * (1 / norm), norm: norm, gyro: gyro, dt: dt)
     }
 
-    /// `update(accel:gyro:dt:)` with the accelerometer split into its unit direction and norm
-    /// (m/s²), as `AttitudeEstimator` has them.
+    /// `update(accel:gyro:dt:)` with the accelerometer's unit direction and norm (m/s²) as well,
+    /// as `AttitudeEstimator` has them.
     @inline(__always)
-    mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
-        let accel = a * norm
+    mutating func update(accel: Vector3, direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
         guard hasAttitude else {
             initialise(accel: accel)
             return up
@@ -159,14 +168,30 @@ public struct InertialFrameFilter: Sendable {
             var omega = w - gyroBias
             atRest = rest.update(gyro: w, omega: omega, accelDirection: a, norm: norm, dt: dt)
             if atRest, biasTimeConstant > 0 {
-                gyroBias = RestDetector.clamped(gyroBias + (w - gyroBias) * oneMinusExpNegative(dt / biasTimeConstant),
-                                                max(0, rest.maxGyroBias))
+                if dt != biasStep {
+                    biasStep = dt
+                    biasAlpha = oneMinusExpNegative(dt / biasTimeConstant)
+                }
+                gyroBias = RestDetector.clamped(gyroBias + (w - gyroBias) * biasAlpha, max(0, rest.maxGyroBias))
                 omega = w - gyroBias
             }
             q = Self.renormalized(q * Quaternion(rotationVector: omega * dt))
             strapdown = q
         }
         let aS = q.rotate(accel)
+
+        // This step's weight uses the disturbance measured up to the previous sample (it moves
+        // with a 0.2 s attack: 20 samples at 100 Hz): the square root and the division that turn
+        // it into a weight then do not wait for this sample's innovation, which itself waits
+        // for the previous step's up vector.
+        var tau = timeConstant
+        if atRest, tau < restTimeConstant { tau = restTimeConstant }
+        var alpha = Self.smoothingWeight(2 * dt / tau)
+        if starting {
+            startSamples += 1
+            let mean = 1 / startSamples
+            if mean > alpha { alpha = mean } else { starting = false }
+        }
 
         // Innovation against the gravity the filter expects, followed with attack and release.
         if dt != disturbanceStep {
@@ -178,14 +203,6 @@ public struct InertialFrameFilter: Sendable {
         let d2 = innovation.dot(innovation)
         disturbance2 += (d2 - disturbance2) * (d2 > disturbance2 ? attackAlpha : releaseAlpha)
 
-        var tau = timeConstant
-        if atRest, tau < restTimeConstant { tau = restTimeConstant }
-        var alpha = Self.smoothingWeight(2 * dt / tau)
-        if starting {
-            startSamples += 1
-            let mean = 1 / startSamples
-            if mean > alpha { alpha = mean } else { starting = false }
-        }
         stage1 = stage1 + (aS - stage1) * alpha
         stage2 = stage2 + (stage1 - stage2) * alpha
         let n2 = stage2.dot(stage2)
