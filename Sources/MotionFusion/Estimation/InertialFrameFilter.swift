@@ -16,6 +16,14 @@
 /// `u = R(q)ᵀ u_S`. The gyro's drift turns gravity slowly in the strapdown frame and the
 /// low-pass follows it.
 ///
+/// The filter does not keep `q` itself: it keeps the strapdown-frame vectors it needs (the two
+/// stages below and `u_S`) as seen from the sensor, `R(q)ᵀ L`, and turns them by each gyro
+/// step, `v ← exp(−[ω dt]×) v` (`R(q ⊗ Δq)ᵀ = R(Δq)ᵀ R(q)ᵀ`). Since a rotation is linear and
+/// keeps lengths, the low-pass, the innovation's length and the normalisation read the same in
+/// either frame, and one rotation matrix per sample applied to three vectors replaces the
+/// quaternion product, its renormalisation and the two rotations into and out of the
+/// strapdown frame.
+///
 /// The low-pass is two equal one-pole stages in cascade (critically damped, no overshoot),
 /// `L₁ ← L₁ + α (a_S − L₁)`, `L₂ ← L₂ + α (L₁ − L₂)`, `α = 1 − e^(−2 dt / τ)`, so that `τ` is
 /// the delay it adds to a slow drift (the sum of the two stages' time constants). Unlike a
@@ -73,11 +81,10 @@ public struct InertialFrameFilter: Sendable {
     public private(set) var gyroBias: Vector3
 
     private var hasAttitude = false
-    // Sensor → strapdown frame: the integrated bias-corrected gyro.
-    private var strapdown = Quaternion.identity
-    // The two low-pass stages, m/s², strapdown frame; the up vector there and in the sensor frame.
+    // The two low-pass stages (m/s²) and the unit up vector: strapdown-frame vectors, held as
+    // seen from the sensor now (see the type).
     private var stage1 = Vector3.zero, stage2 = Vector3.zero
-    private var upStrapdown = Vector3(0, 0, 1), up = Vector3(0, 0, 1)
+    private var up = Vector3(0, 0, 1)
     // Mean square of the innovation, (m/s²)², and its two smoothing weights cached for one dt
     // (`disturbanceStep = 0`, a step no sample has, forces a recomputation).
     private var disturbance2 = 0.0
@@ -122,11 +129,9 @@ public struct InertialFrameFilter: Sendable {
 
     /// Starts (again) from one accelerometer sample (m/s², non-zero, finite): up = its direction.
     public mutating func initialise(accel: Vector3) {
-        strapdown = .identity
         stage1 = accel
         stage2 = accel
-        upStrapdown = accel * (1 / accel.length)
-        up = upStrapdown
+        up = accel * (1 / accel.length)
         disturbance2 = 0
         startSamples = 1
         starting = gain > 0
@@ -162,8 +167,8 @@ public struct InertialFrameFilter: Sendable {
         }
         guard dt > 0 else { return up }
 
-        var q = strapdown
         var atRest = false
+        var s1 = stage1, s2 = stage2, u = up
         if let w = gyro, FusionFilter.allFinite(w) {
             var omega = w - gyroBias
             atRest = rest.update(gyro: w, omega: omega, accelDirection: a, norm: norm, dt: dt)
@@ -175,10 +180,12 @@ public struct InertialFrameFilter: Sendable {
                 gyroBias = RestDetector.clamped(gyroBias + (w - gyroBias) * biasAlpha, max(0, rest.maxGyroBias))
                 omega = w - gyroBias
             }
-            q = Self.renormalized(q * Quaternion(rotationVector: omega * dt))
-            strapdown = q
+            // Vectors fixed in the strapdown frame, seen from the sensor after it turned by ω dt.
+            let step = RotationMatrix(rotationVector: omega * -dt)
+            s1 = step.apply(s1)
+            s2 = step.apply(s2)
+            u = step.apply(u)
         }
-        let aS = q.rotate(accel)
 
         // This step's weight uses the disturbance measured up to the previous sample (it moves
         // with a 0.2 s attack: 20 samples at 100 Hz): the square root and the division that turn
@@ -193,23 +200,26 @@ public struct InertialFrameFilter: Sendable {
             if mean > alpha { alpha = mean } else { starting = false }
         }
 
-        // Innovation against the gravity the filter expects, followed with attack and release.
+        // Innovation against the gravity the filter expects (`|a_S − g u_S|`, the same in the
+        // sensor frame), followed with attack and release.
         if dt != disturbanceStep {
             disturbanceStep = dt
             attackAlpha = oneMinusExpNegative(dt / disturbanceAttack)
             releaseAlpha = oneMinusExpNegative(dt / disturbanceRelease)
         }
-        let innovation = aS - upStrapdown * standardGravity
+        let innovation = accel - u * standardGravity
         let d2 = innovation.dot(innovation)
         disturbance2 += (d2 - disturbance2) * (d2 > disturbance2 ? attackAlpha : releaseAlpha)
 
-        stage1 = stage1 + (aS - stage1) * alpha
-        stage2 = stage2 + (stage1 - stage2) * alpha
-        let n2 = stage2.dot(stage2)
+        s1 = s1 + (accel - s1) * alpha
+        s2 = s2 + (s1 - s2) * alpha
+        let n2 = s2.dot(s2)
         // A low-pass output near zero (a long free fall) has no direction: keep the last one.
-        if n2 > 1e-12, n2.isFinite { upStrapdown = stage2 * (1 / n2.squareRoot()) }
-        up = q.inverseRotate(upStrapdown)
-        return up
+        if n2 > 1e-12, n2.isFinite { u = s2 * (1 / n2.squareRoot()) }
+        stage1 = s1
+        stage2 = s2
+        up = u
+        return u
     }
 
     /// `1 − e^(−x)` for `x ≥ 0` (`x = ∞` gives 1, `x = 0` gives 0): the Taylor series to `x⁴`
@@ -218,14 +228,5 @@ public struct InertialFrameFilter: Sendable {
     @inline(__always) static func smoothingWeight(_ x: Double) -> Double {
         if x < 0.05 { return x * (1 - x * (0.5 - x * (1.0 / 6 - x * (1.0 / 24)))) }
         return oneMinusExpNegative(x)
-    }
-
-    /// `q` scaled back to unit norm: one Newton step `(3 − |q|²) / 2` for a product of unit
-    /// quaternions (unit to a few ulps), the exact normalisation otherwise.
-    @inline(__always) static func renormalized(_ q: Quaternion) -> Quaternion {
-        let n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z
-        guard n2 > 0.999, n2 < 1.001 else { return q.normalized }
-        let s = 1.5 - 0.5 * n2
-        return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
     }
 }
