@@ -16,13 +16,12 @@
 /// `u = R(q)ᵀ u_S`. The gyro's drift turns gravity slowly in the strapdown frame and the
 /// low-pass follows it.
 ///
-/// The filter does not keep `q` itself: it keeps the strapdown-frame vectors it needs (the two
-/// stages below and `u_S`) as seen from the sensor, `R(q)ᵀ L`, and turns them by each gyro
-/// step, `v ← exp(−[ω dt]×) v` (`R(q ⊗ Δq)ᵀ = R(Δq)ᵀ R(q)ᵀ`). Since a rotation is linear and
-/// keeps lengths, the low-pass, the innovation's length and the normalisation read the same in
-/// either frame, and one rotation matrix per sample applied to three vectors replaces the
-/// quaternion product, its renormalisation and the two rotations into and out of the
-/// strapdown frame.
+/// The filter holds the strapdown-frame vectors it needs (the two stages below and `u_S`) as
+/// seen from the sensor, `R(q)ᵀ L`, and turns them by each gyro step, `v ← exp(−[ω dt]×) v`
+/// (`R(q ⊗ Δq)ᵀ = R(Δq)ᵀ R(q)ᵀ`), so `q` itself is never formed. A rotation is linear and keeps
+/// lengths, so the low-pass, the innovation's length and the normalisation read the same in
+/// either frame; one rotation matrix per sample for three vectors is cheaper than integrating
+/// `q` and rotating every sample in and the estimate out.
 ///
 /// The low-pass is two equal one-pole stages in cascade (critically damped, no overshoot),
 /// `L₁ ← L₁ + α (a_S − L₁)`, `L₂ ← L₂ + α (L₁ − L₂)`, `α = 1 − e^(−2 dt / τ)`, so that `τ` is
