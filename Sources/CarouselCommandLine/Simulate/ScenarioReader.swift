@@ -5,7 +5,9 @@ import CarouselProtocol
 struct ScenarioError: Error, Equatable {
     var path: String
     var message: String
-    var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    /// `path: message` on one line: control characters (a key or value of the scenario may hold
+    /// any) are shown as `\xNN`, so a scenario cannot write escape sequences to a terminal.
+    var description: String { SensorListText.visible(path.isEmpty ? message : "\(path): \(message)") }
 }
 
 /// Reads the members of one JSON object, remembering which keys were used so that unknown
