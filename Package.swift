@@ -96,6 +96,8 @@ if Context.environment["CAROUSELD_FUZZ"] == "1" {
         ("FuzzRecordingLines", ["MotionFusion"]),
         ("FuzzMountMatrix", ["MotionFusion"]),
         ("FuzzScanElementType", ["IIOSensors"]),
+        ("FuzzConfigurationFile", ["CarouselConfig", "CarouselEngine", "CarouselProtocol"]),
+        ("FuzzScenario", ["CarouselCommandLine", "CarouselProtocol"]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(
