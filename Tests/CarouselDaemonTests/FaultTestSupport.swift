@@ -1,0 +1,92 @@
+import CarouselProtocol
+import CarouselTestSupport
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client that subscribed with `watch` and counts what it receives, for the fault tests: they
+/// read several watchers in turn while the daemon is being hurt, so reads never block for long.
+final class CountingWatcher {
+    let client: SocketClient
+    /// Messages received, by `class` (`STATE`, `SENSOR`, `LAYOUT`, …).
+    private(set) var counts: [String: Int] = [:]
+    /// Every `SENSOR` status in order of arrival.
+    private(set) var sensorStatuses: [String] = []
+    /// The newest `LAYOUT` and `STATE`.
+    private(set) var lastLayout: WireJSON?
+    private(set) var lastState: WireJSON?
+    /// Whether the daemon closed the connection (EOF or reset).
+    private(set) var closed = false
+
+    /// Connects to `socketPath`, reads the greeting and subscribes at `rateHz`.
+    init(socketPath: String, rateHz: Double = 60) throws {
+        client = try SocketClient(path: socketPath)
+        guard try client.readJSON()["class"] == .string("VERSION") else { throw TestSupportError("no VERSION greeting") }
+        try client.send(#"{"cmd":"watch","max_rate_hz":\#(rateHz)}"#)
+        _ = try readUntil(timeoutSeconds: 10) { $0["class"] == .string("WATCH") }
+    }
+
+    func count(_ messageClass: String) -> Int { counts[messageClass] ?? 0 }
+
+    /// Reads every line that has arrived (waiting at most `timeoutSeconds` for the first).
+    /// - Throws: when a line is not JSON.
+    func drain(timeoutSeconds: Double = 0) throws {
+        var wait = timeoutSeconds
+        while !closed {
+            var p = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(wait * 1000)) > 0 else { return }
+            wait = 0
+            try readOne(timeoutSeconds: 1)
+        }
+    }
+
+    /// Reads until a message satisfies `predicate`; returns it.
+    /// - Throws: after `timeoutSeconds`, or when the connection closes first.
+    @discardableResult
+    func readUntil(timeoutSeconds: Double, _ predicate: (WireJSON) -> Bool) throws -> WireJSON {
+        let deadline = clinux_monotonic_ns() + Int64(timeoutSeconds * 1e9)
+        while clinux_monotonic_ns() < deadline {
+            guard !closed else { throw TestSupportError("connection closed; last lines: \(client.transcript.suffix(3))") }
+            if let message = try readOne(timeoutSeconds: Double(deadline - clinux_monotonic_ns()) * 1e-9), predicate(message) {
+                return message
+            }
+        }
+        throw TestSupportError("condition not met within \(timeoutSeconds) s; last lines: \(client.transcript.suffix(3))")
+    }
+
+    @discardableResult
+    private func readOne(timeoutSeconds: Double) throws -> WireJSON? {
+        let line: String?
+        do {
+            line = try client.readLine(timeoutSeconds: max(timeoutSeconds, 0.001))
+        } catch {
+            return nil  // nothing within the time
+        }
+        guard let line else {
+            closed = true
+            return nil
+        }
+        let message = try WireJSONParser.parse(line)
+        guard case let .string(name)? = message["class"] else { throw TestSupportError("no class: \(line)") }
+        counts[name, default: 0] += 1
+        switch name {
+        case "SENSOR": if case let .string(status)? = message["status"] { sensorStatuses.append(status) }
+        case "LAYOUT": lastLayout = message
+        case "STATE": lastState = message
+        default: break
+        }
+        return message
+    }
+}
+
+/// Replaces `path` with `text` through a rename, so the daemon never reads half a file.
+func replaceFile(_ path: String, with text: String) throws {
+    try TestTemp.write(text, to: path + ".new")
+    guard rename(path + ".new", path) == 0 else { throw TestSupportError("rename to \(path): errno \(errno)") }
+}
+
+/// How many lines of `log` contain `text`.
+func lineCount(of text: String, in log: String) -> Int {
+    log.split(separator: "\n").filter { $0.contains(text) }.count
+}
