@@ -173,7 +173,9 @@ public struct IIOChannel {
         let f = dataFormat
         guard [8, 16, 32, 64].contains(f.length) else { return "storage size \(f.length) bits is not 8, 16, 32 or 64" }
         guard f.bits >= 1, f.bits <= f.length else { return "\(f.bits) value bits do not fit in \(f.length)" }
-        guard f.shift + f.bits <= f.length else { return "shift \(f.shift) + \(f.bits) bits exceed \(f.length)" }
+        // Not `shift + bits`: libiio stores a shift of any size (`>>4294967295`), and the sum
+        // would overflow; `bits <= length` holds here.
+        guard f.shift <= f.length - f.bits else { return "shift \(f.shift) + \(f.bits) bits exceed \(f.length)" }
         guard f.repeat <= 1 else { return "repeat \(f.repeat) is not supported for a motion axis" }
         return nil
     }
@@ -182,7 +184,7 @@ public struct IIOChannel {
     var formatIsSupported: Bool {
         let f = dataFormat
         return (f.length == 8 || f.length == 16 || f.length == 32 || f.length == 64)
-            && f.bits >= 1 && f.bits <= f.length && f.shift + f.bits <= f.length && f.repeat <= 1
+            && f.bits >= 1 && f.bits <= f.length && f.shift <= f.length - f.bits && f.repeat <= 1
     }
 
     /// Whether libiio attached an attribute of that name (`raw`, `scale`, `offset`).
