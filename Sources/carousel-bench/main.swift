@@ -5,6 +5,7 @@ import Glibc
 
 let usage = """
 usage: carousel-bench engine|fusion|daemon|core|all [--json] [--runs N] [--samples N] [--carouseld PATH]
+       carousel-bench soak [--hours H] [--speed X] [--watchers N] [--carouseld PATH] [--json]
   engine   visible-attribute frame cost (10 vs 1,000,000 items), attributes/s per layout style,
            CPU of a 60 s session at 120 Hz
   fusion   samples/s through the default estimator + biquad (the target), and through its parts
@@ -15,6 +16,9 @@ usage: carousel-bench engine|fusion|daemon|core|all [--json] [--runs N] [--sampl
   core     the daemon core's fan-out in-process (256 watchers, scripted clock, no sockets):
            deterministic, for instruction counts under valgrind --tool=callgrind
   all      engine, fusion and daemon
+  soak     a simulated day at high speed: watchers coming and going, reloads, sensor swaps;
+           RSS and descriptors at the start, every simulated hour and at the end
+           (`carousel-bench soak --help` for its options)
   --json   one JSON object per line: name, unit, value (= median), runs, median, min, max, and
            target (text) and meets_target for figures with a target
   --runs N measured runs per figure (default 7; a warm-up precedes them)
@@ -33,6 +37,10 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "soak" {
+    ChildRegistry.installSignalHandlers()
+    exit(SoakBench.main(Array(arguments.dropFirst())))
+}
 var json = false
 var runs = 7
 var carouseldPath: String?

@@ -97,6 +97,21 @@ final class DaemonProcess {
         }
     }
 
+    /// Reads every notify datagram waiting (without blocking) and returns their texts. A
+    /// benchmark that runs the daemon past start-up calls it now and then: the daemon's
+    /// `sd_notify` blocks once the socket's receive queue is full (each reload and each change
+    /// of the client count sends one), as it would under a supervisor that stopped reading.
+    func drainNotifications() -> [String] {
+        var texts: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(notifyFD, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return texts }
+            texts.append(String(decoding: buffer[0..<n], as: UTF8.self))
+        }
+    }
+
     /// Whether the child has exited (reaps it).
     func hasExited() -> Bool {
         if exited { return true }
