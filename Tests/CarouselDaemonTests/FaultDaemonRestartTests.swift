@@ -35,6 +35,7 @@ import Glibc
         defer { unlink(socketPath); unlink(configPath) }
         try TestTemp.write(E2EDaemon.configText(socketPath: socketPath), to: configPath)
         let cycles = 10
+        var survived = 0
         for cycle in 0..<cycles {
             let logPath = TestTemp.path("restart-\(cycle).log")
             defer { unlink(logPath) }
@@ -60,7 +61,9 @@ import Glibc
             let result = try ctl.waitForExit(timeoutSeconds: 10)
             #expect(result.status == 69, "cycle \(cycle): carouselctl watch: \(result.standardError)")
             #expect(result.standardError.contains("carouseld went away"), "\(result.standardError)")
+            survived += 1
         }
+        #expect(survived == cycles)
     }
 
     @Test func withSocketActivationAClientConnectingWhileTheDaemonIsDownIsServedByTheNextOne() throws {
