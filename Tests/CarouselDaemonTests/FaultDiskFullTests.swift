@@ -22,7 +22,7 @@ import Glibc
             rmdir(work)
         }
         let ctl = TestPaths.product("carouselctl")
-        let recording = TestPaths.dataset("xio-fusion-example/sensor_data.csv")
+        let recording = try TestPaths.dataset("xio-fusion-example/sensor_data.csv")
         let config = work + "/carouseld.conf"
         try TestTemp.write("[calibration]\nfile = \(mountPoint)/calibration.conf\n[server]\nsocket = \(work)/no-daemon.sock\n", to: config)
         // The old calibration: a real one, written where there is room.

@@ -124,7 +124,10 @@ import Glibc
         descriptors.append(Self.descriptorCount(daemon.pid))
         #expect(descriptors.first == descriptors.last, "descriptors per cycle: \(descriptors)")
         let log = daemon.standardErrorSoFar
-        #expect(lineCount(of: "carouseld: warning: bmc150_accel (iio:device0) removed", in: log) == Self.cycles)
+        // Each unplug is logged, but identical lines at most once per 10 s (the daemon's
+        // RepeatedLogLimiter), so the test's ~20 s show a few lines, never 100.
+        let removed = lineCount(of: "carouseld: warning: bmc150_accel (iio:device0) removed", in: log)
+        #expect(removed >= 1 && removed < Self.cycles, "\(removed) 'removed' lines")
         #expect(lineCount(of: "carouseld: error:", in: log) == 0, "\(log.suffix(1000))")
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit(timeoutSeconds: 10).status == 0)
