@@ -127,8 +127,8 @@ extension Scenario {
 
     /// Applies a `set_tilt` or `resize` event to `configuration` and validates the result.
     /// - Throws: `ScenarioError` at `path` + the field the engine would reject.
-    private static func apply(_ event: ScenarioEvent, to configuration: inout CarouselConfiguration,
-                              path: String) throws(ScenarioError) {
+    static func apply(_ event: ScenarioEvent, to configuration: inout CarouselConfiguration,
+                      path: String) throws(ScenarioError) {
         switch event.kind {
         case let .setTilt(enabled, mode, deadZone, maxDegrees, maxItems):
             configuration.tilt.enabled = enabled ?? configuration.tilt.enabled

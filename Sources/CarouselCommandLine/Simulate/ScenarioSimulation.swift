@@ -8,8 +8,8 @@ public enum ScenarioSimulation {
         public var frameCount: Int
         /// Input events, in time order.
         public var eventCount: Int
-        /// The most items any frame can show (the largest over the configuration and every
-        /// `resize`/`set_count`): frames × this bounds the run's output.
+        /// The most items any frame can show (the largest over the configuration and every event
+        /// that changes the geometry, count or style): frames × this bounds the run's output.
         public var visibleItemBound: Int
     }
 
@@ -49,23 +49,14 @@ public enum ScenarioSimulation {
 }
 
 extension Scenario {
-    /// The most items one frame can show under the configuration and each event's changes.
+    /// The most items one frame can show under the configuration and each event's changes
+    /// (applied as the reader applied them when it validated the scenario).
     var visibleItemBound: Int {
         var current = configuration
         var bound = current.maximumVisibleItemCount
         for event in events {
-            switch event.kind {
-            case let .setCount(count):
-                current.geometry.count = count
-            case let .resize(viewport, item, spacing, axis, direction):
-                current.geometry.viewport = viewport
-                current.geometry.item = item
-                if let spacing { current.geometry.spacing = spacing }
-                if let axis { current.geometry.axis = axis }
-                if let direction { current.geometry.direction = direction }
-            default:
-                continue
-            }
+            // Cannot throw: the reader applied and validated the same events in the same order.
+            try? Scenario.apply(event, to: &current, path: "")
             bound = max(bound, current.maximumVisibleItemCount)
         }
         return bound
