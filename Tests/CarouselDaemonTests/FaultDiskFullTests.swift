@@ -55,7 +55,9 @@ import Glibc
         let stderr = readTextFile(work + "/stderr") ?? ""
         #expect(out.contains("status=74"), "carouselctl calibrate on a full disk: \(out); stderr: \(stderr)")
         #expect(stderr.contains("No space left on device"), "\(stderr)")
-        #expect(stderr.contains(mountPoint + "/"), "the message names where: \(stderr)")
+        // Named by the file the user asked for, then the temporary copy whose write failed.
+        #expect(stderr.contains(mountPoint + "/calibration.conf: write of its temporary copy " + mountPoint + "/.calibration.conf.tmp-"),
+                "the message names the target: \(stderr)")
         // Nothing but the old file and the filler: no temporary, no backup.
         let entries = out.filter { $0.hasPrefix("entry=") }.map { String($0.dropFirst(6)) }.filter { $0 != "." && $0 != ".." }
         #expect(entries.sorted() == ["calibration.conf", "filler"])

@@ -59,9 +59,14 @@ public struct AtomicFileWriter: Sendable {
         }
         do {
             defer { close(fd) }
-            guard fchmod(fd, mode) == 0 else { throw FileIOError(path: tempPath, operation: "fchmod", errno: errno) }
-            try PosixFile.writeAll(fd: fd, bytes: Array(text.utf8), path: tempPath)
-            guard fsync(fd) == 0 else { throw FileIOError(path: tempPath, operation: "fsync", errno: errno) }
+            // Named by the target, the file the user asked for; the temporary copy in the call.
+            guard fchmod(fd, mode) == 0 else { throw FileIOError(path: path, operation: "fchmod of its temporary copy \(tempPath)", errno: errno) }
+            do {
+                try PosixFile.writeAll(fd: fd, bytes: Array(text.utf8), path: tempPath)
+            } catch {
+                throw FileIOError(path: path, operation: "write of its temporary copy \(tempPath)", errno: error.errno)
+            }
+            guard fsync(fd) == 0 else { throw FileIOError(path: path, operation: "fsync of its temporary copy \(tempPath)", errno: errno) }
         }
         fault(.afterTempWrite)
 
