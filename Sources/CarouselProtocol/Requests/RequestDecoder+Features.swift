@@ -17,13 +17,16 @@ extension RequestDecoder {
             throw fields.bad("resume_s", "must lie in [0, \(WireJSONWriter.format(longest))] seconds, got \(WireJSONWriter.format(resume))")
         }
         var step: Int?
-        if fields.object["step"].map({ !$0.isNull }) ?? false {
-            let s = try fields.integer("step")
-            let most = AutoplaySettings.maximumStep
-            guard s != 0, abs(s) <= most else {
-                throw fields.bad("step", "must be a non-zero integer within ±\(most), got \(s)")
+        if let v = try fields.optional("step", expected: "an integer") {
+            guard let d = v.doubleValue else { throw fields.bad("step", "expected an integer, got \(v.typeName)") }
+            guard d.rounded(.towardZero) == d else {
+                throw fields.bad("step", "expected an integer, got \(WireJSONWriter.format(d))")
             }
-            step = s
+            let most = AutoplaySettings.maximumStep
+            guard d != 0, d.magnitude <= Double(most) else {
+                throw fields.bad("step", "must be a non-zero integer within ±\(most), got \(WireJSONWriter.format(d))")
+            }
+            step = Int(d)
         }
         return .setAutoplay(AutoplayRequest(enabled: try fields.optionalBool("enabled"),
                                             paused: try fields.optionalBool("paused"),
@@ -31,19 +34,16 @@ extension RequestDecoder {
     }
 
     static func itemEdit(_ fields: Fields) throws(ProtocolError) -> ItemEditRequest {
-        let at = try fields.integer("at")
-        if at < 0 { throw fields.bad("at", "must be ≥ 0, got \(at)") }
-        let count = try fields.integer("count")
-        if count < 1 || count > CarouselLimits.maximumCount {
-            throw fields.bad("count", "must be in 1...\(CarouselLimits.maximumCount), got \(count)")
-        }
+        // Each number's own range (the running count is the daemon's to check).
+        let at = try fields.integer("at", in: 0...CarouselLimits.maximumCount)
+        let count = try fields.integer("count", in: 1...CarouselLimits.maximumCount)
         return ItemEditRequest(at: at, count: count, animated: try fields.optionalBool("animated") ?? true)
     }
 
     static func setStyle(_ fields: Fields) throws(ProtocolError) -> Request {
         let name = try fields.choice("style", StyleName.self)
         var values: [CustomStyleParameter: Double] = [:]
-        if let custom = fields.object["custom"], !custom.isNull {
+        if let custom = try fields.optional("custom", expected: "an object of numbers") {
             guard case .object = custom else {
                 throw fields.bad("custom", "expected an object of numbers, got \(custom.typeName)")
             }
@@ -51,8 +51,9 @@ extension RequestDecoder {
                 throw fields.bad("custom", "only goes with style 'custom', got style '\(name.rawValue)'")
             }
             for parameter in CustomStyleParameter.allCases {
-                guard let v = custom[parameter.wireName], !v.isNull else { continue }
+                guard let v = custom[parameter.wireName] else { continue }
                 let field = "custom." + parameter.wireName
+                if v.isNull { throw fields.bad(field, "expected a number, got null (omit the field to keep its value)") }
                 guard let n = v.doubleValue else { throw fields.bad(field, "expected a number, got \(v.typeName)") }
                 guard parameter.accepts(n) else {
                     throw fields.bad(field, "\(parameter.requirement), got \(WireJSONWriter.format(n))")
