@@ -218,8 +218,13 @@ import Testing
         got = send(#"{"cmd":"remove_items","at":9,"count":3}"#)
         #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'count': 3 items from 9 pass the last item (10)","cmd":"remove_items"}"#)])
         got = send(#"{"cmd":"insert_items","at":12,"count":1}"#)
-        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': 12 is out of range 0...11","cmd":"insert_items"}"#)])
-        #expect(core.engine.state.count == 11)
+        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': 12 is out of range 0…11","cmd":"insert_items"}"#)])
+        got = send(#"{"cmd":"remove_items","at":11,"count":1}"#)
+        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': 11 is out of range 0…10","cmd":"remove_items"}"#)])
+        _ = send(#"{"cmd":"set_count","count":0}"#)
+        got = send(#"{"cmd":"remove_items","at":0,"count":1}"#)
+        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': the carousel has no items to remove, got 0","cmd":"remove_items"}"#)])
+        #expect(core.engine.state.count == 0)
     }
 
     /// `set_style custom` merges the given numbers over the running custom style (a flat row
@@ -252,9 +257,9 @@ import Testing
                       from: c, now: Self.start)
         let refused = try #require(Self.read(core, c, now: Self.start).first { $0["class"] == .string("ERROR") })
         #expect(refused["code"] == .string("bad_field"))
-        #expect(refused["message"] == .string("field 'style': with viewport.width 375, item.width 250 and spacing 10, up to 513 items "
-                                             + "can be visible at once, more than the 512 one STATE carries; use longer items, more "
-                                             + "spacing or a shorter viewport"))
+        // The limit is the cause (a limit of 1 lists 5 slots): 2 · (L + 1) + 1 ≤ 512 for L ≤ 254.
+        #expect(refused["message"] == .string("field 'custom.limit': with custom.limit 254.5, up to 513 items can be visible at "
+                                             + "once, more than the 512 one STATE carries; use a limit of at most 254"))
         core.received(Array(#"{"cmd":"set_style","style":"custom","custom":{"limit":254},"id":2}"#.utf8) + [0x0A],
                       from: c, now: Self.start)
         let got = Self.read(core, c, now: Self.start)

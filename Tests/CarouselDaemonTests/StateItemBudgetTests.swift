@@ -79,6 +79,16 @@ import Testing
                 + "more than the 512 one STATE carries; use longer items, more spacing or a shorter viewport")) {
             try CarouseldCommandLine.loadConfiguration(path: path, explicit: true, socketPathOverride: nil)
         }
+        // A custom style whose limit is the cause names `[style.custom] limit` and its line:
+        // pitch 520 (default item 480 + spacing 40), viewport reach 640 + 240 = 880 < 2 · 520, so the slots
+        // are 2 · (⌈limit⌉ + 1) + 1: 1003 for limit 500, at most 512 for limit ≤ 254.
+        #expect(ServiceTestSupport.writeFile(path, "[carousel]\nstyle = custom\n\n[style.custom]\nnext_scale = 0.8\nlimit = 500\n"))
+        #expect(throws: ConfigurationError.unusable(
+            path: path, line: 6, section: "style.custom", key: "limit",
+            message: "with limit 500, up to 1003 items can be visible at once, more than the 512 one STATE carries; "
+                + "use a limit of at most 254")) {
+            try CarouseldCommandLine.loadConfiguration(path: path, explicit: true, socketPathOverride: nil)
+        }
         // The built-in defaults and the shipped files are well within it.
         #expect(StateItemBudget.visibleItems(EngineSetup.carouselConfiguration(.defaults)) <= 8)
     }

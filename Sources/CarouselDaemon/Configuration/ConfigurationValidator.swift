@@ -15,7 +15,8 @@ import Glibc
 ///   the replay source loads it (`ReplaySource`, every row parsed), so a missing file, one with
 ///   only a header, a bad row or an unknown header is reported with its `file:line` instead of a
 ///   daemon that starts (or reloads) and shows `error`.
-/// - `[carousel]`: the geometry and style keep a STATE within `StateItemBudget`.
+/// - `[carousel]`: the geometry and style keep a STATE within `StateItemBudget`, and a custom
+///   style's cards in front of the eye (`CustomStyleEyeCheck`).
 enum ConfigurationValidator {
     /// - Parameter path: the file the configuration came from, for `file:line` in messages; nil
     ///   for the built-in defaults.
@@ -41,8 +42,9 @@ enum ConfigurationValidator {
 
     private static func checkItemBudget(_ configuration: DaemonConfiguration, path: String?) throws(ConfigurationError) {
         let engine = EngineSetup.carouselConfiguration(configuration)
-        guard let problem = StateItemBudget.problem(engine, names: .file) else { return }
-        throw unusable("carousel", problem.field, in: path, problem.message)
+        guard let problem = StateItemBudget.problem(engine, names: .file) ?? CustomStyleEyeCheck.problem(engine, wire: false)
+        else { return }
+        throw unusable(problem.section, problem.field, in: path, problem.message)
     }
 
     /// `.unusable` for `[section] key`, with the line of the file that sets it (none when the

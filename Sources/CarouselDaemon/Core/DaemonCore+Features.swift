@@ -18,7 +18,7 @@ extension DaemonCore {
         case let .insertItems(e):
             let n = engine.state.count
             guard e.at <= n else {
-                return ProtocolError(.badField, "field 'at': \(e.at) is out of range 0...\(n)", cmd: request.cmd)
+                return ProtocolError(.badField, "field 'at': \(e.at) is out of range 0…\(n)", cmd: request.cmd)
             }
             guard e.count <= CarouselLimits.maximumCount - n else {
                 return ProtocolError(.badField, "field 'count': \(n) + \(e.count) items exceed \(CarouselLimits.maximumCount)",
@@ -30,7 +30,8 @@ extension DaemonCore {
         case let .removeItems(e):
             let n = engine.state.count
             guard e.at < n else {
-                return ProtocolError(.badField, "field 'at': \(e.at) is out of range 0..<\(n)", cmd: request.cmd)
+                let problem = n == 0 ? "the carousel has no items to remove, got \(e.at)" : "\(e.at) is out of range 0…\(n - 1)"
+                return ProtocolError(.badField, "field 'at': \(problem)", cmd: request.cmd)
             }
             guard e.count <= n - e.at else {
                 return ProtocolError(.badField, "field 'count': \(e.count) items from \(e.at) pass the last item (\(n - 1))",
@@ -45,8 +46,8 @@ extension DaemonCore {
             let style = s.style.style(custom: s.customStyle(over: base))
             var merged = engine.configuration
             merged.style = style
-            if let problem = StateItemBudget.problem(merged, names: .wire) {
-                return ProtocolError(.badField, "field 'style': \(problem.message)", cmd: request.cmd)
+            if let problem = StateItemBudget.problem(merged, names: .wire) ?? CustomStyleEyeCheck.problem(merged, wire: true) {
+                return ProtocolError(.badField, "field '\(problem.field)': \(problem.message)", cmd: request.cmd)
             }
             engine.setStyle(style, at: t)
             overrides.style = style

@@ -3,7 +3,7 @@ import CarouselProtocol
 
 /// Checks `set_geometry` and `set_tilt` against the running configuration before they are
 /// applied, with the engine's own rules (`CarouselGeometry.validate()`, `TiltSettings.check()`)
-/// and the daemon's `StateItemBudget`, so a request the engine would clamp or silently adjust,
+/// and the daemon's `StateItemBudget` and `CustomStyleEyeCheck`, so a request the engine would clamp or silently adjust,
 /// or one that would make every STATE huge, gets `bad_field` instead of an ACK.
 ///
 /// Why here and not in `RequestDecoder`: both requests are partial (set_tilt may carry only
@@ -25,7 +25,7 @@ enum RuntimeSettingsCheck {
         }
         var merged = current
         merged.geometry = g
-        if let problem = StateItemBudget.problem(merged, names: .wire) {
+        if let problem = StateItemBudget.problem(merged, names: .wire) ?? CustomStyleEyeCheck.problem(merged, wire: true) {
             return "field '\(problem.field)': \(problem.message)"
         }
         return nil

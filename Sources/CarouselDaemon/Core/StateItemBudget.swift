@@ -23,32 +23,64 @@ enum StateItemBudget {
         return c.maximumVisibleItemCount
     }
 
-    /// Why `configuration` passes the budget, or nil. `names` gives the field names of the
-    /// caller's notation (`item.width` on the wire, `item_width` in the file); the message names
-    /// the item length along the axis, the one field that alone can always fix it.
-    static func problem(_ configuration: CarouselConfiguration, names: FieldNames) -> (field: String, message: String)? {
+    /// Why `configuration` does not pass the budget, or nil. `names` gives the field names of the
+    /// caller's notation (`item.width` on the wire, `item_width` in the file). The message names
+    /// what alone can always fix it: the custom style's `limit` when its reach
+    /// `(⌈limit⌉ + 1) · p` (`CustomStyle.maximumVisibleDistance`) is what passes the budget (the
+    /// geometry passes with a limit of 1), with the largest whole limit that fits; otherwise the
+    /// item length along the axis. `section` is the file section of `field`.
+    static func problem(_ configuration: CarouselConfiguration, names: FieldNames)
+        -> (section: String, field: String, message: String)? {
         let items = visibleItems(configuration)
         guard items > maximumItems else { return nil }
+        let f = WireJSONWriter.format
+        if case let .custom(custom) = configuration.style, let fitting = largestFittingLimit(configuration, custom) {
+            let message = "with \(names.customLimit) \(f(custom.limit)), up to \(items) items can be visible at once, more "
+                + "than the \(maximumItems) one STATE carries; use a limit of at most \(fitting)"
+            return (names.customLimitSection, names.customLimit, message)
+        }
         let g = configuration.geometry
         let horizontal = g.axis == .horizontal
         let field = horizontal ? names.itemWidth : names.itemHeight
         let viewport = horizontal ? names.viewportWidth : names.viewportHeight
-        let f = WireJSONWriter.format
         let message = "with \(viewport) \(f(g.viewportAlong)), \(field) \(f(g.itemAlong)) and \(names.spacing) "
             + "\(f(g.spacing)), up to \(items) items can be visible at once, more than the \(maximumItems) one STATE "
             + "carries; use longer items, more spacing or a shorter viewport"
-        return (field, message)
+        return ("carousel", field, message)
+    }
+
+    /// The largest whole `limit` (1 … `CustomStyle.maximumLimit`) with which `configuration`
+    /// passes the budget, or nil when even a limit of 1 does not (then the geometry is the cause).
+    /// The visible count grows with the limit, so a bisection finds it.
+    private static func largestFittingLimit(_ configuration: CarouselConfiguration, _ custom: CustomStyle) -> Int? {
+        func fits(_ limit: Int) -> Bool {
+            var c = configuration, s = custom
+            s.limit = Double(limit)
+            c.style = .custom(s)
+            return visibleItems(c) <= maximumItems
+        }
+        guard fits(1) else { return nil }
+        var low = 1, high = Int(CustomStyle.maximumLimit)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if fits(middle) { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// Field names in one notation.
     struct FieldNames {
         var viewportWidth, viewportHeight, itemWidth, itemHeight, spacing: String
+        /// The custom style's `limit` and the file section that holds it.
+        var customLimit: String, customLimitSection: String
 
-        /// `set_geometry`'s names.
+        /// `set_geometry`'s and `set_style`'s names.
         static let wire = FieldNames(viewportWidth: "viewport.width", viewportHeight: "viewport.height",
-                                     itemWidth: "item.width", itemHeight: "item.height", spacing: "spacing")
-        /// The `[carousel]` keys.
+                                     itemWidth: "item.width", itemHeight: "item.height", spacing: "spacing",
+                                     customLimit: "custom.limit", customLimitSection: "style.custom")
+        /// The `[carousel]` and `[style.custom]` keys.
         static let file = FieldNames(viewportWidth: "viewport_width", viewportHeight: "viewport_height",
-                                     itemWidth: "item_width", itemHeight: "item_height", spacing: "spacing")
+                                     itemWidth: "item_width", itemHeight: "item_height", spacing: "spacing",
+                                     customLimit: "limit", customLimitSection: "style.custom")
     }
 }
