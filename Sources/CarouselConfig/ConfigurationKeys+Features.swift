@@ -15,20 +15,17 @@ extension ConfigurationKeys {
         .init(section: "carousel", name: "contain") { v, c throws(ConfigurationValueProblem) in
             c.carousel.contain = try V.bool(v) },
         .init(section: "carousel", name: "autoplay_s") { v, c throws(ConfigurationValueProblem) in
-            let longest = AutoplaySettings.maximumSeconds, shortest = AutoplaySettings.minimumIntervalSeconds
-            let seconds = try V.number(v, in: 0...longest, unit: "seconds, 0 = off")
-            guard seconds == 0 || seconds >= shortest else {
-                throw ConfigurationValueProblem(expected: "0 (off) or a number from \(V.format(shortest)) to \(V.format(longest)) (seconds)")
-            }
+            let seconds = try V.zeroOrNumber(v, in: AutoplaySettings.minimumIntervalSeconds...AutoplaySettings.maximumSeconds,
+                                             off: "off", unit: "seconds")
             c.carousel.autoplaySeconds = seconds },
         .init(section: "carousel", name: "autoplay_resume_s") { v, c throws(ConfigurationValueProblem) in
             c.carousel.autoplayResumeSeconds = try V.number(v, in: 0...AutoplaySettings.maximumSeconds, unit: "seconds") },
         .init(section: "carousel", name: "autoplay_step") { v, c throws(ConfigurationValueProblem) in
             let most = AutoplaySettings.maximumStep
-            let step = try V.integer(v, in: -most...most, unit: "snap positions, not 0")
-            guard step != 0 else {
-                throw ConfigurationValueProblem(expected: "a non-zero whole number from -\(most) to \(most) (snap positions)")
-            }
+            let problem = ConfigurationValueProblem(expected: "a non-zero whole number from -\(most) to \(most) (snap positions)")
+            let step: Int
+            do throws(ConfigurationValueProblem) { step = try V.integer(v, in: -most...most, unit: "") } catch { throw problem }
+            guard step != 0 else { throw problem }
             c.carousel.autoplayStep = step },
     ]
 

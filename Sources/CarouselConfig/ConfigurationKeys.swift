@@ -140,7 +140,8 @@ enum ConfigurationKeys {
         .init(section: "server", name: "max_clients_per_uid") { v, c throws(ConfigurationValueProblem) in
             c.server.maxClientsPerUID = try V.integer(v, in: 1...4096, unit: "connections") },
         .init(section: "server", name: "idle_timeout_s") { v, c throws(ConfigurationValueProblem) in
-            c.server.idleTimeoutSeconds = try V.number(v, in: 0...86400, unit: "seconds, 0 = never") },
+            // Below a tenth of a second a client could hardly send its first request in time.
+            c.server.idleTimeoutSeconds = try V.zeroOrNumber(v, in: 0.1...86400, off: "never", unit: "seconds") },
         .init(section: "server", name: "max_rate_hz") { v, c throws(ConfigurationValueProblem) in
             c.server.maxRateHz = try V.number(v, in: 1...1000, unit: "Hz") },
     ]

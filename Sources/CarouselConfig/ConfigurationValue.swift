@@ -27,6 +27,19 @@ enum ConfigurationValue {
         return value
     }
 
+    /// `0` (the key's off value, named by `off`) or a finite decimal number within `range`; every
+    /// refusal (not a number, `nan`, out of range, in the gap above 0) has the one wording
+    /// "0 (off) or a number from a to b (unit)".
+    static func zeroOrNumber(_ text: String, in range: ClosedRange<Double>, off: String, unit: String)
+        throws(ConfigurationValueProblem) -> Double {
+        let problem = ConfigurationValueProblem(
+            expected: "0 (\(off)) or a number from \(format(range.lowerBound)) to \(format(range.upperBound)) (\(unit))")
+        let value: Double
+        do throws(ConfigurationValueProblem) { value = try number(text, in: 0...range.upperBound, unit: "") } catch { throw problem }
+        guard value == 0 || range.contains(value) else { throw problem }
+        return value
+    }
+
     /// A decimal integer within `range`.
     static func integer(_ text: String, in range: ClosedRange<Int>, unit: String) throws(ConfigurationValueProblem) -> Int {
         let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)" + (unit.isEmpty ? "" : " (\(unit))")

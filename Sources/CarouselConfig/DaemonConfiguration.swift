@@ -320,7 +320,7 @@ public struct ServerSettings: Equatable, Sendable {
     public var maxClientsPerUID: Int
     /// `idle_timeout_s` — seconds a connection without control rights that does not watch may
     /// go without sending a request before the daemon closes it (`ERROR idle_timeout`); 0 =
-    /// never. Default 30, range 0…86400.
+    /// never. Default 30; 0 or 0.1…86400.
     public var idleTimeoutSeconds: Double
     /// `max_rate_hz` — highest STATE rate per client in Hz (a client may ask for less).
     /// Default 60, range 1…1000.

@@ -12,12 +12,13 @@ import Testing
 
     @Test(arguments: [
         ("[carousel]\nautoplay_s = 0.05\n", 2, "carousel", "autoplay_s", "0.05", "0 (off) or a number from 0.1 to 86400 (seconds)"),
-        ("[carousel]\nautoplay_s = 86401\n", 2, "carousel", "autoplay_s", "86401", "a number from 0 to 86400 (seconds, 0 = off)"),
-        ("[carousel]\nautoplay_s = -1\n", 2, "carousel", "autoplay_s", "-1", "a number from 0 to 86400 (seconds, 0 = off)"),
+        ("[carousel]\nautoplay_s = 86401\n", 2, "carousel", "autoplay_s", "86401", "0 (off) or a number from 0.1 to 86400 (seconds)"),
+        ("[carousel]\nautoplay_s = -1\n", 2, "carousel", "autoplay_s", "-1", "0 (off) or a number from 0.1 to 86400 (seconds)"),
+        ("[carousel]\nautoplay_s = nan\n", 2, "carousel", "autoplay_s", "nan", "0 (off) or a number from 0.1 to 86400 (seconds)"),
         ("[carousel]\n\nautoplay_resume_s = soon\n", 3, "carousel", "autoplay_resume_s", "soon", "a number from 0 to 86400 (seconds)"),
         ("[carousel]\nautoplay_step = 0\n", 2, "carousel", "autoplay_step", "0", "a non-zero whole number from -1000 to 1000 (snap positions)"),
-        ("[carousel]\nautoplay_step = 1001\n", 2, "carousel", "autoplay_step", "1001", "a whole number from -1000 to 1000 (snap positions, not 0)"),
-        ("[carousel]\nautoplay_step = 1.5\n", 2, "carousel", "autoplay_step", "1.5", "a whole number from -1000 to 1000 (snap positions, not 0)"),
+        ("[carousel]\nautoplay_step = 1001\n", 2, "carousel", "autoplay_step", "1001", "a non-zero whole number from -1000 to 1000 (snap positions)"),
+        ("[carousel]\nautoplay_step = 1.5\n", 2, "carousel", "autoplay_step", "1.5", "a non-zero whole number from -1000 to 1000 (snap positions)"),
         ("[carousel]\npaging = loose\n", 2, "carousel", "paging", "loose", "one of nearest, momentum, single, distance, free"),
         ("[carousel]\nfree_sticky_velocity = -5\n", 2, "carousel", "free_sticky_velocity", "-5",
          "a number from 0 to 1000000 (points per second, 0 = never snap)"),

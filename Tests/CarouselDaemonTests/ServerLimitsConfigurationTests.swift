@@ -33,11 +33,17 @@ import Testing
         }
     }
 
-    @Test func outOfRangeValuesNameTheKey() {
+    @Test func outOfRangeValuesNameTheKey() throws {
         #expect(throws: ConfigurationError.badValue(path: "c.conf", line: 2, section: "server", key: "idle_timeout_s",
-                                                    value: "-1", expected: "a number from 0 to 86400 (seconds, 0 = never)")) {
+                                                    value: "-1", expected: "0 (never) or a number from 0.1 to 86400 (seconds)")) {
             try DaemonConfiguration.parse(text: "[server]\nidle_timeout_s = -1\n", path: "c.conf")
         }
+        #expect(throws: ConfigurationError.badValue(path: "c.conf", line: 2, section: "server", key: "idle_timeout_s",
+                                                    value: "1e-9", expected: "0 (never) or a number from 0.1 to 86400 (seconds)")) {
+            try DaemonConfiguration.parse(text: "[server]\nidle_timeout_s = 1e-9\n", path: "c.conf")
+        }
+        #expect(try DaemonConfiguration.parse(text: "[server]\nidle_timeout_s = 0\n", path: "c.conf").server.idleTimeoutSeconds == 0)
+        #expect(try DaemonConfiguration.parse(text: "[server]\nidle_timeout_s = 0.1\n", path: "c.conf").server.idleTimeoutSeconds == 0.1)
         #expect(throws: ConfigurationError.badValue(path: "c.conf", line: 2, section: "server", key: "max_clients_per_uid",
                                                     value: "0", expected: "a whole number from 1 to 4096 (connections)")) {
             try DaemonConfiguration.parse(text: "[server]\nmax_clients_per_uid = 0\n", path: "c.conf")
