@@ -127,6 +127,12 @@ import CarouselTestSupport
         (#""style": {"name": "custom", "next": {"opacity": 2}}"#, "style.next.opacity: must lie in [0, 1]"),
         (#""style": {"name": "custom", "next": {"skew": 2}}"#, "style.next.skew: unknown key"),
         (#""events": [{"t": 0, "type": "insert_items", "at": 0, "count": 0}]"#, "events[0].count: must be ≥ 1"),
+        (#""events": [{"t": 0, "type": "insert_items", "at": 0, "count": 1000000000}]"#, "events[0].count: 5 + 1000000000 items exceed 1000000000"),
+        (#""events": [{"t": 0, "type": "insert_items", "at": 6, "count": 1}]"#, "events[0].at: 6 is out of range 0…5"),
+        (#""events": [{"t": 0, "type": "remove_items", "at": 5, "count": 1}]"#, "events[0].at: 5 is out of range 0…4"),
+        (#""events": [{"t": 0, "type": "remove_items", "at": 3, "count": 3}]"#, "events[0].count: 3 items from 3 pass the last item (4)"),
+        (#""events": [{"t": 0, "type": "set_count", "count": 0}, {"t": 1, "type": "remove_items", "at": 0, "count": 1}]"#,
+         "events[1].at: the carousel has no items to remove, got 0"),
         (#""events": [{"t": 0, "type": "set_autoplay", "resumeS": -2}]"#, "events[0].resumeS: must lie in [0, 86400] seconds"),
     ])
     func badFeatureValuesNameTheirPath(member: String, message: String) throws {

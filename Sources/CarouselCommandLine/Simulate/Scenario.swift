@@ -125,7 +125,8 @@ extension Scenario {
         return Scenario(configuration: configuration, events: events, frames: frames)
     }
 
-    /// Applies a `set_tilt` or `resize` event to `configuration` and validates the result.
+    /// Applies an event that changes the configuration (`set_tilt`, `resize`, `set_count`,
+    /// `set_autoplay`, `insert_items`, `remove_items`, `set_style`) and validates the result.
     /// - Throws: `ScenarioError` at `path` + the field the engine would reject.
     static func apply(_ event: ScenarioEvent, to configuration: inout CarouselConfiguration,
                       path: String) throws(ScenarioError) {
@@ -150,10 +151,21 @@ extension Scenario {
             configuration.autoplay.intervalSeconds = interval ?? configuration.autoplay.intervalSeconds
             configuration.autoplay.resumeSeconds = resume ?? configuration.autoplay.resumeSeconds
             configuration.autoplay.step = step ?? configuration.autoplay.step
-        case let .insertItems(_, count, _):
+        // Item edits are refused as the daemon refuses them (DaemonCore+Features), not clamped,
+        // so a scenario and a display that sends the same request agree.
+        case let .insertItems(at, count, _):
+            let n = configuration.geometry.count, most = CarouselLimits.maximumCount
+            guard at <= n else { throw ScenarioError(path: "\(path).at", message: "\(at) is out of range 0…\(n)") }
+            guard count <= most - n else { throw ScenarioError(path: "\(path).count", message: "\(n) + \(count) items exceed \(most)") }
             configuration.geometry.count += count
         case let .removeItems(at, count, _):
-            configuration.geometry.count -= min(max(configuration.geometry.count - at, 0), count)
+            let n = configuration.geometry.count
+            guard n > 0 else { throw ScenarioError(path: "\(path).at", message: "the carousel has no items to remove, got \(at)") }
+            guard at < n else { throw ScenarioError(path: "\(path).at", message: "\(at) is out of range 0…\(n - 1)") }
+            guard count <= n - at else {
+                throw ScenarioError(path: "\(path).count", message: "\(count) items from \(at) pass the last item (\(n - 1))")
+            }
+            configuration.geometry.count -= count
         case let .setStyle(style):
             configuration.style = style
         default:
