@@ -12,8 +12,11 @@ public final class DaemonProcess {
     private var exitStatus: Int32?
 
     /// Starts `executable` with `arguments`; `environment` entries are added to (or replace)
-    /// this process's environment.
-    public init(executable: String, arguments: [String], environment: [String: String] = [:], logPath: String) throws {
+    /// this process's environment. `inheritedListener`, when given, becomes the child's fd 3
+    /// (as systemd passes a `.socket` unit's listening socket; `dup2` clears close-on-exec
+    /// there, the caller's own copy keeps it).
+    public init(executable: String, arguments: [String], environment: [String: String] = [:], logPath: String,
+                inheritedListener: Int32? = nil) throws {
         self.logPath = logPath
         var env: [String: String] = [:]
         var p = Glibc.environ
@@ -33,6 +36,7 @@ public final class DaemonProcess {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+        if let inheritedListener { posix_spawn_file_actions_adddup2(&actions, inheritedListener, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

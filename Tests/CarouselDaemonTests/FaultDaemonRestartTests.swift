@@ -133,52 +133,20 @@ final class ListeningSocket {
 /// fd 3, `LISTEN_FDS=1` and `LISTEN_PID` set to the daemon's own pid. The pid is known only in
 /// the child, so `/bin/sh` sets it (`$$`) and then execs the daemon in the same process.
 final class ActivatedDaemon {
-    let pid: pid_t
-    private var reaped = false
+    private let process: DaemonProcess
 
     init(listener: ListeningSocket, configPath: String, logPath: String) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
-        // dup2 onto fd 3 clears close-on-exec there; the test's own copy keeps it.
-        posix_spawn_file_actions_adddup2(&actions, listener.fd, 3)
-        // The test runner may block signals; the daemon must start with a clean mask.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let script = #"LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@""#
-        let arguments = ["/bin/sh", "-c", script, TestPaths.product("carouseld"), "-c", configPath, "--foreground"]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let environment: [String] = ["PATH=/usr/bin:/bin"]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
-        defer {
-            for a in argv { free(a) }
-            for e in envp { free(e) }
-        }
-        var child: pid_t = 0
-        let r = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, envp)
-        guard r == 0 else { throw TestSupportError("posix_spawn: errno \(r)") }
-        pid = child
+        process = try DaemonProcess(executable: "/bin/sh",
+                                    arguments: ["-c", script, TestPaths.product("carouseld"), "-c", configPath, "--foreground"],
+                                    logPath: logPath, inheritedListener: listener.fd)
     }
 
     /// SIGKILL, and waits for the exit.
     func kill() {
-        guard !reaped else { return }
-        Glibc.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        reaped = true
+        guard !process.hasExited else { return }
+        process.signal(SIGKILL)
+        _ = try? process.wait(timeoutSeconds: 10)
     }
 
     deinit { kill() }
