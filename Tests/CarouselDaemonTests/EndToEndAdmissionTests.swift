@@ -17,7 +17,7 @@ import Glibc
     }
 
     @Test func anOrdinaryUserCannotLockOutRoot() throws {
-        #expect(geteuid() == 0, "this test connects as other users: run it as root")
+        guard TestPrivileges.requireRoot("connects as uid 65534, an ordinary user") else { return }
         // 8 slots; the default reserve is min(4, 8 / 2) = 4, the default per-uid limit 16.
         let daemon = try E2EDaemon("admission-root", overrides: ["server": ["max_clients": "8"]])
         var held: [SocketClient] = []
@@ -37,7 +37,7 @@ import Glibc
     }
 
     @Test func oneUidIsLimitedAndIdleConnectionsTimeOut() throws {
-        #expect(geteuid() == 0, "this test connects as other users: run it as root")
+        guard TestPrivileges.requireRoot("connects as uid 65534, an ordinary user") else { return }
         let daemon = try E2EDaemon("admission-idle", overrides: ["server": [
             "max_clients": "16", "max_clients_per_uid": "2", "idle_timeout_s": "0.5"]])
         let (a, ga) = try connect(daemon, uid: 65534)
