@@ -37,7 +37,9 @@ export class CarouselInput {
     this.reducedMotion = reducedMotion;
     this.pointer = null;
     this.pendingTarget = null;
-    this.wheel = { sum: 0, last: 0, stepAt: 0 };
+    // Event times start at the page's time origin, so "no wheel event yet" and "no step yet"
+    // are -Infinity: a notch in the page's first WHEEL_COOLDOWN_MS is a whole notch.
+    this.wheel = { sum: 0, last: -Infinity, stepAt: -Infinity };
     root.addEventListener("pointerdown", (e) => this._down(e));
     root.addEventListener("pointermove", (e) => this._move(e));
     root.addEventListener("pointerup", (e) => this._up(e, false));
