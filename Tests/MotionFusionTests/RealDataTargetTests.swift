@@ -40,7 +40,7 @@ import Testing
     /// rejection, `ahrs` Madgwick β 0.033 and 0.1, measured on the same files), with one
     /// default configuration. Anchors: 01 0.675 (and ≤ 0.6), 06 1.032, 21 3.811, 24 1.094,
     /// 26 1.433. The targets sit between the value measured at this commit and the anchor:
-    /// 01 0.537, 06 0.797, 21 1.665, 24 0.625, 26 0.551 (docs/FUSION.md §8).
+    /// 01 0.538, 06 0.799, 21 1.382, 24 0.597, 26 0.537 (docs/FUSION.md §8).
     @Test(arguments: [("01", 0.6, 35_855), ("06", 0.9, 34_882), ("21", 2.5, 33_488), ("24", 0.8, 34_471), ("26", 0.8, 34_233)])
     func broadInclinationRMS(trial: String, target: Double, rows: Int) throws {
         let (rms, scored) = try Self.broadRMS(trial)
@@ -50,11 +50,11 @@ import Testing
     }
 
     /// Rest jitter (issue 14: ≤ 0.02° for the default) and the spin's deviation from rest.
-    /// The spin bound is 3° for `fusion` and 5° for `inertial`, which measures 4.5° there: a
-    /// known regression against the issue's ±1° (docs/FUSION.md §8: the velocity gained in the
-    /// spin-up leaks through the inertial-frame low-pass; and the device itself tilts 1.06°
-    /// from its rest attitude while it spins, `XioSpinGeometryTests`).
-    @Test(arguments: [(EstimationMethod.inertial, 0.02, 5.0), (.fusion, 0.05, 3.0)])
+    /// The spin bound is 3° for `fusion` and 4° for `inertial`, which measures 3.44° there: short
+    /// of the issue's ±1° (docs/FUSION.md §8: what the lever-arm compensation does not explain
+    /// of the spin-up's acceleration leaks through the inertial-frame low-pass; and the device
+    /// itself tilts 1.06° from its rest attitude while it spins, `XioSpinGeometryTests`).
+    @Test(arguments: [(EstimationMethod.inertial, 0.02, 4.0), (.fusion, 0.05, 3.0)])
     func xioRestAndSpin(method: EstimationMethod, restTarget: Double, spinTarget: Double) throws {
         let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
         let estimates = Self.run(samples, .init(method: method))

@@ -48,6 +48,12 @@
 ///   follows the raw gyro through a one-pole low-pass of `biasTimeConstant` (10 s), as in
 ///   `FusionFilter` (the stationary gyroscope-offset tracking of x-io's Fusion and VQF's rest
 ///   bias estimation).
+/// - *Rotation at a distance* (`LeverArmCompensator`): a device turned about a point away from
+///   its sensor (spun at arm's length, swung) reads the tangential and centripetal acceleration
+///   `ω̇ × r + ω × (ω × r)`, which turns with the device and so does not average out in the
+///   strapdown frame: on the x-io spin (200 °/s, 0.66 m) it left the low-pass 3.5° off. The
+///   lever arm `r` is fitted to the innovation (time constant `leverArmTimeConstant`, 0.3 s) and
+///   that acceleration subtracted before the low-pass; it is zero when the device does not turn.
 /// - *Start*: the first valid sample initialises both stages; while fewer than `1/α` samples
 ///   have been seen, the weight is `1/n` (a running mean), so the estimate settles in `τ/2`
 ///   rather than `τ` after a start or a gap (the role of Fusion's initial gain ramp).
@@ -74,6 +80,13 @@ public struct InertialFrameFilter: Sendable {
     /// it still left 11° after 25 s at rest; with 2 s, 0.06°). Gyro noise averaged over 2 s at
     /// 100 Hz is far below 0.01 °/s.
     public var biasTimeConstant: Double { didSet { biasStep = 0 } }
+    /// Time constant of the lever-arm fit, seconds (default 0.3; 0 = no compensation).
+    public var leverArmTimeConstant: Double {
+        didSet { if leverArmTimeConstant > 0 { lever.timeConstant = leverArmTimeConstant } }
+    }
+    /// The fitted lever arm, metres, sensor frame: from the centre of the device's rotation to
+    /// the accelerometer (zero until the device turns, and with no compensation).
+    public var leverArm: Vector3 { lever.leverArm }
     /// Rest detection; its `maxGyroBias` also bounds every bias component.
     public var rest: RestDetector
     /// Current gyro bias estimate, rad/s.
@@ -94,10 +107,11 @@ public struct InertialFrameFilter: Sendable {
     private var biasStep = 0.0, biasAlpha = 0.0
     // Samples since the start, while the running mean is faster than the low-pass.
     private var startSamples = 0.0, starting = false
+    private var lever: LeverArmCompensator
 
     public init(gain: Double = 0.5, disturbanceSeconds: Double = 0.1, maxTimeConstant: Double = 10,
                 restTimeConstant: Double = 4, disturbanceAttack: Double = 0.2, disturbanceRelease: Double = 5,
-                biasTimeConstant: Double = 2, rest: RestDetector = RestDetector(), initialGyroBias: Vector3 = .zero) {
+                biasTimeConstant: Double = 2, leverArmTimeConstant: Double = 0.3, rest: RestDetector = RestDetector(), initialGyroBias: Vector3 = .zero) {
         self.gain = gain
         self.baseTimeConstant = Self.baseTimeConstant(gain: gain)
         self.disturbanceSeconds = disturbanceSeconds
@@ -106,6 +120,8 @@ public struct InertialFrameFilter: Sendable {
         self.disturbanceAttack = disturbanceAttack
         self.disturbanceRelease = disturbanceRelease
         self.biasTimeConstant = biasTimeConstant
+        self.leverArmTimeConstant = leverArmTimeConstant
+        self.lever = LeverArmCompensator(timeConstant: leverArmTimeConstant > 0 ? leverArmTimeConstant : 1)
         self.rest = rest
         self.gyroBias = initialGyroBias
     }
@@ -132,6 +148,7 @@ public struct InertialFrameFilter: Sendable {
         stage2 = accel
         up = accel * (1 / accel.length)
         disturbance2 = 0
+        lever.reset()
         startSamples = 1
         starting = gain > 0
         hasAttitude = true
@@ -168,6 +185,9 @@ public struct InertialFrameFilter: Sendable {
 
         var atRest = false
         var s1 = stage1, s2 = stage2, u = up
+        var accel = accel
+        let compensating = leverArmTimeConstant > 0
+        var compensated = false
         if let w = gyro, FusionFilter.allFinite(w) {
             var omega = w - gyroBias
             atRest = rest.update(gyro: w, omega: omega, accelDirection: a, norm: norm, dt: dt)
@@ -184,6 +204,12 @@ public struct InertialFrameFilter: Sendable {
             s1 = step.apply(s1)
             s2 = step.apply(s2)
             u = step.apply(u)
+            if compensating {
+                accel = accel - lever.acceleration(omega: omega, dt: dt)
+                compensated = true
+            }
+        } else {
+            lever.forgetRate()
         }
 
         // This step's weight uses the disturbance measured up to the previous sample (it moves
@@ -207,6 +233,7 @@ public struct InertialFrameFilter: Sendable {
             releaseAlpha = oneMinusExpNegative(dt / disturbanceRelease)
         }
         let innovation = accel - u * standardGravity
+        if compensated { lever.adapt(innovation: innovation, dt: dt) }
         let d2 = innovation.dot(innovation)
         disturbance2 += (d2 - disturbance2) * (d2 > disturbance2 ? attackAlpha : releaseAlpha)
 
