@@ -99,4 +99,43 @@ import Testing
         // Without it the rotating centripetal acceleration keeps the estimate 1.6° off (measured).
         #expect(without.finalTiltDegrees > 1 && without.finalTiltDegrees > 5 * with.finalTiltDegrees, "without: \(without), with: \(with)")
     }
+
+    /// Hostile input through the default estimator and its inertial filter: timestamps 1 µs to
+    /// 0.4 s apart, rates up to ±35 rad/s (2000 °/s, a gyro's full scale) switching sign every
+    /// sample, accelerations up to ±16 g; interleaved non-finite gyro values and samples without
+    /// gyro. Every estimate is finite with a unit up vector, and the lever arm stays within its
+    /// 2 m bound.
+    @Test func hostileSamplesKeepTheEstimateFiniteAndTheLeverArmBounded() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {  // xorshift64*, uniform in [−1, 1)
+            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+            return Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 52) - 1
+        }
+        var samples: [IMUSample] = []
+        var t: Int64 = 0
+        for k in 0..<20_000 {
+            t += k % 97 == 0 ? 400_000_000 : (k % 3 == 0 ? 1_000 : 5_000_000)
+            let accel = Vector3(next() * 16 * Self.g, next() * 16 * Self.g, Self.g + next() * 16 * Self.g)
+            let gyro: Vector3? = k % 50 == 0 ? nil : k % 71 == 0 ? Vector3(.nan, 0, .infinity)
+                : Vector3(35 * (k.isMultiple(of: 2) ? 1 : -1), next() * 35, next() * 35)
+            samples.append(IMUSample(timestampNanoseconds: t, accel: accel, gyro: gyro))
+        }
+        var estimator = AttitudeEstimator()
+        var worstLength = 0.0, estimates = 0
+        for sample in samples {
+            guard let e = estimator.update(sample) else { continue }
+            #expect(e.up.isFinite && e.rollDegrees.isFinite && e.pitchDegrees.isFinite)
+            worstLength = max(worstLength, abs(e.up.length - 1))
+            estimates += 1
+        }
+        #expect(estimates == samples.count && worstLength < 1e-9)
+        var filter = InertialFrameFilter()
+        var longest = 0.0
+        for (previous, sample) in zip(samples, samples.dropFirst()) {
+            let up = filter.update(accel: sample.accel, gyro: sample.gyro, dt: sample.timeSeconds - previous.timeSeconds)
+            #expect(up.isFinite)
+            longest = max(longest, filter.leverArm.length)
+        }
+        #expect(longest > 0 && longest <= 2 + 1e-12, "longest lever arm \(longest) m")
+    }
 }
