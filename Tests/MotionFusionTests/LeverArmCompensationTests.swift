@@ -24,7 +24,7 @@ import Testing
             previous = w
             let truth = d.cross(r) + w.cross(w.cross(r))
             let estimate = c.acceleration(omega: w, dt: dt)
-            c.adapt(innovation: truth - estimate, dt: dt)
+            c.adapt(innovation: truth - estimate)
         }
         return c
     }

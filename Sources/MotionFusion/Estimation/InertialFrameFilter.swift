@@ -233,7 +233,7 @@ public struct InertialFrameFilter: Sendable {
             releaseAlpha = oneMinusExpNegative(dt / disturbanceRelease)
         }
         let innovation = accel - u * standardGravity
-        if compensated { lever.adapt(innovation: innovation, dt: dt) }
+        if compensated { lever.adapt(innovation: innovation) }
         let d2 = innovation.dot(innovation)
         disturbance2 += (d2 - disturbance2) * (d2 > disturbance2 ? attackAlpha : releaseAlpha)
 

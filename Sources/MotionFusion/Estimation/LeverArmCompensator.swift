@@ -19,7 +19,7 @@
 /// successive bias-corrected rates, bounded to `maxAngularAcceleration`; `|r|` to `maxLeverArm`.
 struct LeverArmCompensator: Sendable {
     /// Fitting time constant `T`, seconds (> 0).
-    var timeConstant: Double
+    var timeConstant: Double { didSet { cachedStep = 0 } }
     /// Regularisation `ε` of the normalised step, rad²/s⁴ (1: rates below about 1 rad/s fit slowly).
     var regularisation: Double
     /// Bound of `|r|`, metres (2: beyond arm's length).
@@ -34,6 +34,9 @@ struct LeverArmCompensator: Sendable {
     private var previousOmega = Vector3.zero, hasPrevious = false
     // This sample's `ω` and `ω̇`, which define `M`.
     private var omega = Vector3.zero, omegaDot = Vector3.zero
+    // `1/dt` and `dt/T` cached for one dt (`cachedStep = 0`, a step no sample has, forces a
+    // recomputation): at a steady sample rate the two divisions are made once.
+    private var cachedStep = 0.0, inverseStep = 0.0, stepWeight = 0.0
 
     init(timeConstant: Double, regularisation: Double = 1, maxLeverArm: Double = 2, maxAngularAcceleration: Double = 1000) {
         self.timeConstant = timeConstant
@@ -47,10 +50,15 @@ struct LeverArmCompensator: Sendable {
     /// since the previous rate.
     @inline(__always)
     mutating func acceleration(omega o: Vector3, dt: Double) -> Vector3 {
+        if dt != cachedStep {
+            cachedStep = dt
+            inverseStep = 1 / dt
+            stepWeight = dt / timeConstant
+        }
         var d = Vector3.zero
         if hasPrevious {
             let limit = maxAngularAcceleration
-            d = (o - previousOmega) * (1 / dt)
+            d = (o - previousOmega) * inverseStep
             d = Vector3(min(max(d.x, -limit), limit), min(max(d.y, -limit), limit), min(max(d.z, -limit), limit))
         }
         previousOmega = o
@@ -62,16 +70,16 @@ struct LeverArmCompensator: Sendable {
     }
 
     /// One LMS step on the innovation `e` (m/s²) left after `acceleration(omega:dt:)`'s `M r`
-    /// and gravity were subtracted from this sample, `dt` seconds after the previous one.
+    /// and gravity were subtracted from this sample (the step is that call's `dt`).
     /// `Mᵀ e = e × ω̇ + ω (ω · e) − |ω|² e` (`[ω̇]×` is antisymmetric, the rest symmetric), and
     /// `‖M‖² = 2 |ω̇|² + 2 |ω|⁴` (the antisymmetric and symmetric parts are orthogonal, and
     /// `ωωᵀ − |ω|² I` has the eigenvalues 0, −|ω|², −|ω|²).
     @inline(__always)
-    mutating func adapt(innovation e: Vector3, dt: Double) {
+    mutating func adapt(innovation e: Vector3) {
         let o = omega, d = omegaDot, o2 = o.dot(o)
         let gradient = e.cross(d) + o * o.dot(e) - e * o2
         let norm2 = 2 * (d.dot(d) + o2 * o2)
-        var r = leverArm + gradient * ((dt / timeConstant) / (norm2 + regularisation))
+        var r = leverArm + gradient * (stepWeight / (norm2 + regularisation))
         let r2 = r.dot(r)
         if r2 > maxLeverArm * maxLeverArm { r = r * (maxLeverArm / r2.squareRoot()) }
         if r2.isFinite { leverArm = r }
