@@ -1,5 +1,3 @@
-import CLinux
-import CarouselProtocol
 import Glibc
 
 /// `carousel-bench soak`: a simulated day of a kiosk's life, compressed, to show that the
@@ -20,6 +18,8 @@ import Glibc
 ///
 /// Sampled at the start (all watchers connected), every simulated hour and at the end: `VmRSS`
 /// of `/proc/PID/status` (kB) and the entries of `/proc/PID/fd`.
+/// This type holds the settings, parses the arguments and prints the figures; `SoakSession`
+/// runs the day.
 struct SoakBench {
     static let help = """
     usage: carousel-bench soak [--hours H] [--speed X] [--watchers N] [--carouseld PATH] [--json]
@@ -105,9 +105,12 @@ struct SoakBench {
 
     // MARK: - The run
 
-    /// The simulated-time schedule, seconds.
+    /// The simulated-time schedule, seconds (`SoakSession.runDay`).
     static let churnEvery = 60.0, reloadEvery = 300.0, swapEvery = 900.0, badReloadEvery = 3600.0
 
+    /// Runs the day in a private temporary folder (removed afterwards, also on Ctrl-C), prints
+    /// the figures and the problems; returns 0 when there were none, 1 otherwise.
+    /// - Throws: `BenchError` when the daemon cannot be started or exits during the day.
     func run() throws -> Int32 {
         let helper = DaemonBench(reporter: Reporter(json: json), runs: 1, carouseldPath: carouseldPath)
         let executable = try helper.daemonExecutable()
@@ -121,180 +124,23 @@ struct SoakBench {
             helper.removeDirectory(directory)
             ChildRegistry.forgetDirectory(directory)
         }
-        let recordings = [helper.packageRoot() + "/data/demo-recording.csv", try Self.writeSteadyRoll(directory)]
-        let socketPath = directory + "/carouseld.sock"
-        let configPath = directory + "/carouseld.conf"
-        func config(count: Int, recording: Int, broken: Bool = false) throws {
-            let text = """
-                [sensor]
-                source = replay
-                replay_file = \(recordings[recording])
-                replay_loop = yes
-                replay_speed = 100
-                [filter]
-                method = accel
-                [tilt]
-                enabled = yes
-                mode = velocity
-                [carousel]
-                count = \(count)
-                cyclic = yes
-                [server]
-                socket = \(socketPath)
-                max_clients = \(watcherCount + 8)
-                [calibration]
-                file = \(directory)/no-calibration.conf
-                """ + (broken ? "\nthis line is not ini" : "")
-            _ = try helper.writeConfig(directory, name: "next", body: text)
-            guard rename(directory + "/next.conf", configPath) == 0 else { throw BenchError.system("rename to \(configPath)") }
+        let session = try SoakSession(settings: self, helper: helper, executable: executable, directory: directory)
+        let (samples, realSeconds) = try session.runDay()
+        let log = session.finish(samples: samples)
+        report(session: session, samples: samples, log: log, realSeconds: realSeconds, executable: executable)
+        for p in session.problems.prefix(10) {
+            let text = "carousel-bench: soak: \(p)\n"
+            _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
         }
-        var count = 20, recording = 0
-        try config(count: count, recording: recording)
-        let daemon = try DaemonProcess(executable: executable, arguments: ["-c", configPath, "--foreground"],
-                                       environment: [:], directory: directory, name: "soak")
-        try daemon.waitForReady(timeoutSeconds: 20)
-        let probe = ProcessProbe(pid: daemon.pid)
+        return session.problems.isEmpty ? 0 : 1
+    }
 
-        var watchers: [WatchClient] = []
-        var statesReceived = 0, watchersDropped = 0, watchersServed = 0, problems: [String] = []
-        func connectWatcher() throws -> WatchClient {
-            let w = try WatchClient(socketPath: socketPath)
-            do {
-                try w.watch(maxRateHz: 60)
-            } catch {
-                throw BenchError("watcher \(watchersServed + 1): \(error); log: \(daemon.logTail())")
-            }
-            watchersServed += 1
-            return w
-        }
-        for _ in 0..<watcherCount { watchers.append(try connectWatcher()) }
-        var reloadingNotifications = 0
-        /// Reads every watcher; counts STATEs; a closed connection is a dropped watcher. Reads
-        /// the daemon's notify socket too, playing systemd's part.
-        func drainWatchers() throws {
-            for text in daemon.drainNotifications() where text.split(separator: "\n").contains("RELOADING=1") {
-                reloadingNotifications += 1
-            }
-            for (i, w) in watchers.enumerated() {
-                if !w.drain() {
-                    watchersDropped += 1
-                    problems.append("watcher dropped: \(w.takeLines().suffix(2).map(\.text))")
-                    watchers[i] = try connectWatcher()
-                    continue
-                }
-                for line in w.takeLines() where line.text.hasPrefix("{\"class\":\"STATE\"") { statesReceived += 1 }
-            }
-        }
-        /// A `reload` request on a connection of its own; returns the reply's class.
-        func requestReload() throws -> String {
-            let c = try WatchClient(socketPath: socketPath)
-            _ = try c.waitFor(class: "VERSION", timeoutSeconds: 10)
-            try c.send(#"{"cmd":"reload"}"#)
-            let deadline = BenchClock.monotonicNanoseconds() + 10_000_000_000
-            while BenchClock.monotonicNanoseconds() < deadline {
-                var p = pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)
-                _ = poll(&p, 1, 100)
-                let open = c.drain()
-                for line in c.takeLines() {
-                    guard let cls = (try? WireJSONParser.parse(line.text))?["class"]?.stringValue else { continue }
-                    if cls == "ACK" || cls == "ERROR" { return cls + (cls == "ERROR" ? " " + line.text : "") }
-                }
-                if !open { break }
-            }
-            return "no reply"
-        }
-        func sample(_ simulated: Double, _ started: Int64) -> Sample {
-            Sample(simulatedHours: simulated / 3600, realSeconds: Double(BenchClock.monotonicNanoseconds() - started) * 1e-9,
-                   rssKilobytes: probe.memoryKilobytes()?.rss ?? -1, descriptors: Self.descriptorCount(daemon.pid),
-                   watchers: watchers.count, statesReceived: statesReceived)
-        }
-
-        // Warm-up: one real second of traffic before the first sample, so start-up allocations
-        // (the replay's file, the first frames' buffers) are in the start figure.
-        let warm = BenchClock.monotonicNanoseconds() + 1_000_000_000
-        while BenchClock.monotonicNanoseconds() < warm {
-            try drainWatchers()
-            usleep(5_000)
-        }
-        let started = BenchClock.monotonicNanoseconds()
-        var samples = [sample(0, started)]
-        let end = hours * 3600
-        var nextChurn = Self.churnEvery, nextReload = Self.reloadEvery, nextBad = Self.badReloadEvery
-        var nextSample = 3600.0
-        var churned = 0, reloads = 0, swaps = 0, badReloads = 0
-        var simulated = 0.0
-        while simulated < end {
-            try drainWatchers()
-            simulated = min(end, Double(BenchClock.monotonicNanoseconds() - started) * 1e-9 * speed)
-            if simulated >= nextChurn {
-                // The oldest watcher leaves (closes without unsubscribing), a new one comes.
-                let slot = churned % watchers.count
-                watchers[slot] = try connectWatcher()
-                churned += 1
-                nextChurn += Self.churnEvery
-            }
-            if simulated >= nextReload {
-                // Every third one (15 minutes) swaps the recording; the others change the count.
-                if Int(nextReload / Self.reloadEvery) % Int(Self.swapEvery / Self.reloadEvery) == 0 {
-                    recording = 1 - recording
-                    swaps += 1
-                } else {
-                    count = count == 20 ? 21 : 20
-                }
-                try config(count: count, recording: recording)
-                let reply = try requestReload()
-                if reply != "ACK" { problems.append("reload of a good file answered \(reply)") }
-                reloads += 1
-                nextReload += Self.reloadEvery
-            }
-            if simulated >= nextBad {
-                // A broken file by SIGHUP: refused and logged; the good one is put back at once.
-                let before = Self.lines(containing: "reload failed, keeping the running configuration", in: daemon.logPath)
-                try config(count: 99, recording: recording, broken: true)
-                kill(daemon.pid, SIGHUP)
-                let deadline = BenchClock.monotonicNanoseconds() + 10_000_000_000
-                while Self.lines(containing: "reload failed, keeping the running configuration", in: daemon.logPath) == before {
-                    guard BenchClock.monotonicNanoseconds() < deadline else { problems.append("the refused reload was not logged"); break }
-                    try drainWatchers()
-                    usleep(2_000)
-                }
-                try config(count: count, recording: recording)
-                badReloads += 1
-                nextBad += Self.badReloadEvery
-            }
-            if simulated >= nextSample {
-                samples.append(sample(simulated, started))
-                nextSample += 3600
-            }
-            if daemon.hasExited() { throw BenchError("carouseld exited during the soak; log: \(daemon.logTail())") }
-            usleep(2_000)
-        }
-        try drainWatchers()
-        if samples.last.map({ $0.simulatedHours < hours - 1e-9 }) ?? true { samples.append(sample(end, started)) }
-        let realSeconds = Double(BenchClock.monotonicNanoseconds() - started) * 1e-9
-
-        watchers.removeAll()
-        daemon.stop()
-        let log = ProcessProbe.read(daemon.logPath) ?? ""
-        let errorLines = log.split(separator: "\n").filter(Self.isErrorLine)
-        let expected = errorLines.filter { $0.contains("reload failed, keeping the running configuration") }
-        let unexpected = errorLines.filter { !$0.contains("reload failed, keeping the running configuration") }
-        let warnings = log.split(separator: "\n").filter { $0.hasPrefix("<4>") || $0.contains(": warning: ") }
-        for text in daemon.drainNotifications() where text.split(separator: "\n").contains("RELOADING=1") {
-            reloadingNotifications += 1
-        }
-        if reloadingNotifications != reloads + badReloads {
-            problems.append("\(reloadingNotifications) RELOADING=1 notifications for \(reloads + badReloads) reloads")
-        }
-        if expected.count != badReloads { problems.append("\(expected.count) refused-reload lines for \(badReloads) bad reloads") }
-        for line in unexpected.prefix(5) { problems.append("unexpected error line: \(line)") }
-        let first = samples[0], last = samples[samples.count - 1]
-        if last.descriptors != first.descriptors { problems.append("descriptors \(first.descriptors) at the start, \(last.descriptors) at the end") }
-        if watchersDropped > 0 { problems.append("\(watchersDropped) watchers dropped") }
-
+    /// The schedule's tally, the table of samples (text mode) and the figures with their targets.
+    private func report(session: SoakSession, samples: [Sample], log: SoakSession.LogCounts, realSeconds: Double, executable: String) {
+        let t = session.tally
         let reporter = Reporter(json: json)
         reporter.section("soak (\(executable); \(Reporter.fixed(hours, 1)) simulated h at \(Reporter.fixed(speed, 0))×, replay at 100×, \(watcherCount) watchers at 60 Hz)")
-        reporter.note("schedule: \(churned) watcher changes, \(reloads) reloads (\(swaps) recording swaps), \(badReloads) refused reloads; \(watchersServed) watchers served; \(Reporter.fixed(realSeconds, 1)) s real")
+        reporter.note("schedule: \(t.churned) watcher changes, \(t.reloads) reloads (\(t.swaps) recording swaps), \(t.badReloads) refused reloads; \(t.watchersServed) watchers served; \(Reporter.fixed(realSeconds, 1)) s real")
         if !json {
             print("   simulated h   real s    VmRSS kB   fds   watchers   STATEs received")
             for s in samples {
@@ -312,16 +158,11 @@ struct SoakBench {
         reporter.report(Measurement(name: "soak.fds.end", unit: "descriptors", samples: [fds[fds.count - 1]],
                                     target: "= start", check: { $0 == fds[0] }))
         reporter.report(Measurement(name: "soak.fds.max", unit: "descriptors", samples: [fds.max() ?? 0]))
-        reporter.report(Measurement(name: "soak.states_received", unit: "messages", samples: [Double(statesReceived)]))
-        reporter.report(Measurement(name: "soak.log.error_lines_unexpected", unit: "lines", samples: [Double(unexpected.count)],
+        reporter.report(Measurement(name: "soak.states_received", unit: "messages", samples: [Double(t.statesReceived)]))
+        reporter.report(Measurement(name: "soak.log.error_lines_unexpected", unit: "lines", samples: [Double(log.unexpected.count)],
                                     target: "0", check: { $0 == 0 }))
-        reporter.report(Measurement(name: "soak.log.error_lines_expected", unit: "lines", samples: [Double(expected.count)]))
-        reporter.report(Measurement(name: "soak.log.warning_lines", unit: "lines", samples: [Double(warnings.count)]))
-        for p in problems.prefix(10) {
-            let text = "carousel-bench: soak: \(p)\n"
-            _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-        }
-        return problems.isEmpty ? 0 : 1
+        reporter.report(Measurement(name: "soak.log.error_lines_expected", unit: "lines", samples: [Double(log.expected.count)]))
+        reporter.report(Measurement(name: "soak.log.warning_lines", unit: "lines", samples: [Double(log.warnings.count)]))
     }
 
     // MARK: - Helpers
