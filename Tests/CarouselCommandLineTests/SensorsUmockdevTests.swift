@@ -272,6 +272,13 @@ import Testing
         let result = try Mock.stop(p)
         #expect(result.status == 0)
         #expect(result.standardError.contains("sensor status: stale"))
+        // The source's events are laid out for a terminal, with their level as a word (as
+        // carouseld's foreground lines), never journald's "<4>" prefix.
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("carouselctl: record: warning: ") && $0.hasSuffix("(5 periods): stale; re-enabling the buffer") },
+                "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("carouselctl: record: warning: ") && $0.hasSuffix("falling back to polled mode") })
+        #expect(!lines.contains { $0.hasPrefix("<") }, "\(lines)")
     }
 
     @Test func hotplugRemoveAndReaddWhileStreaming() throws {

@@ -135,7 +135,7 @@ enum SampleCollection {
         let source = IIOSensorSource(
             configuration: IIOSourceConfiguration(uri: uri, device: selector, sampleRateHz: sampleRateHz, mode: mode,
                                                   accelConvention: convention, watchHotplug: false),
-            log: { level, message in io.err("<\(level.rawValue)>\(message)\n") })
+            log: io.sensorLog("calibrate"))
         do {
             try source.start()
         } catch {

@@ -33,7 +33,7 @@ enum RecordSession {
             configuration: IIOSourceConfiguration(uri: args.value("--uri"), device: args.value("--sensor"),
                                                   sampleRateHz: rate, mode: mode, accelConvention: convention,
                                                   watchHotplug: true),
-            log: { level, message in io.err("<\(level.rawValue)>\(message)\n") })
+            log: io.sensorLog("record"))
         do {
             try source.start()
         } catch {
