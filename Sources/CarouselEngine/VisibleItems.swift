@@ -6,10 +6,11 @@ extension CarouselEngine {
 
     /// The attributes of every item whose (transformed) frame can intersect the viewport, sorted
     /// by unwrapped slot. Only slots within the style's `maximumVisibleDistance` of the reference
-    /// point (plus |`alignmentShift`|) are enumerated. Styles see the distance from the
-    /// reference point, `d = (i − position) · p`; with `start`/`end` alignment the whole styled
-    /// picture is then moved by `alignmentShift`, so the reference item looks as a centered item
-    /// does, only at the viewport's start or end.
+    /// point are enumerated, plus |`alignmentShift`| on the side the picture moved away from
+    /// (`reachBelow`/`reachAbove`). Styles see the distance from the reference point,
+    /// `d = (i − position) · p`; with `start`/`end` alignment the whole styled picture is then
+    /// moved by `alignmentShift`, so the reference item looks as a centered item does, only at
+    /// the viewport's start or end.
     public func visibleItems() -> [ItemAttributes] {
         let g = geometry
         guard g.count > 0 else { return [] }
@@ -17,13 +18,11 @@ extension CarouselEngine {
         let shown = displayedOffset
         let styleGeometry = g.styleGeometry
         let shift = g.alignmentShift
-        var reach = configuration.style.maximumVisibleDistance(geometry: styleGeometry)
+        let reach = configuration.style.maximumVisibleDistance(geometry: styleGeometry)
         guard reach.isFinite, reach >= 0 else { return [] }
-        // Aligned to the start or end, the styled picture moves by `shift`: items up to |shift|
-        // further from the reference point can reach the viewport.
-        if shift != 0 { reach += abs(shift) }
-        var first = saturatingInt(((shown - reach) / p).rounded(.up))
-        var last = saturatingInt(((shown + reach) / p).rounded(.down))
+        let (below, above) = CarouselConfiguration.reaches(reach, shift: shift)
+        var first = saturatingInt(((shown - below) / p).rounded(.up))
+        var last = saturatingInt(((shown + above) / p).rounded(.down))
         if !g.wraps {
             first = max(first, 0)
             last = min(last, g.count - 1)
@@ -52,18 +51,31 @@ extension CarouselEngine {
 
 extension CarouselConfiguration {
     /// The most items one `visibleItems()` query can return with this configuration: the slots
-    /// within the style's reach either side of the center (`⌊2 · reach / p⌋ + 1`), at most the
+    /// within the style's reach either side of the reference point, the alignment's shift added
+    /// on one side (`⌊(2 · reach + |shift|) / p⌋ + 1`), at most the
     /// item count when not wrapping, and at most `CarouselEngine.maximumVisibleSlots`. Lets a
     /// caller bound its output before running (e.g. `carouselctl simulate`).
     public var maximumVisibleItemCount: Int {
         let g = geometry
         guard g.count > 0 else { return 0 }
-        let reach = style.maximumVisibleDistance(geometry: g.styleGeometry) + abs(g.alignmentShift)
+        let reach = style.maximumVisibleDistance(geometry: g.styleGeometry)
         guard reach.isFinite, reach >= 0 else { return 0 }
-        let slots = (2 * reach / g.pitch).rounded(.down) + 1
+        let (below, above) = Self.reaches(reach, shift: g.alignmentShift)
+        let slots = ((below + above) / g.pitch).rounded(.down) + 1
         var bound = Double(CarouselEngine.maximumVisibleSlots)
         if !g.wraps { bound = min(bound, Double(g.count)) }
         return Int(min(slots, bound))
+    }
+
+    /// How far below and above the reference point (points of `d`) an item can still reach the
+    /// viewport, for a style whose reach is `reach` when centered and a picture moved by `shift`
+    /// (`alignmentShift`). An item at `d` is drawn at `s(d) + shift`, so on the side the picture
+    /// moved away from (`d > 0` for a negative shift, the `start` alignment) it can reach the
+    /// viewport from up to `|shift|` further (the style's `s(d)` grows at most as fast as `d`
+    /// there, as every style's reach assumes); on the other side the window it must meet is
+    /// narrower than when centered, so the centered reach bounds it.
+    static func reaches(_ reach: Double, shift: Double) -> (below: Double, above: Double) {
+        (reach + max(shift, 0), reach + max(-shift, 0))
     }
 }
 

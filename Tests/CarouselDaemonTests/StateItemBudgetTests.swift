@@ -24,14 +24,37 @@ import Testing
         _ = h.read(id)
         let e = reply(h, id, geometry(itemWidth: "1", viewportWidth: "100000"))
         #expect(e?["code"] == .string("bad_field"))
-        // linear reach W/2 + w/2 = 50000.5 either side, pitch 1: ⌊100001 / 1⌋ + 1 slots, capped at 4096.
-        #expect(e?["message"] == .string("field 'item.width': with viewport.width 100000, item.width 1 and spacing 0, up to 4096 items "
+        // linear reach W/2 + w/2 = 50000.5 either side, pitch 1: ⌊100001 / 1⌋ + 1 slots, capped at
+        // 4096 (the engine's enumeration bound), so the message says "at least".
+        #expect(e?["message"] == .string("field 'item.width': with viewport.width 100000, item.width 1 and spacing 0, at least 4096 items "
             + "can be visible at once, more than the 512 one STATE carries; use longer items, more spacing or a shorter viewport"))
         // Vertical: the item's height is along the axis.
         let v = reply(h, id, #"{"cmd":"set_geometry","viewport":{"width":200,"height":100000},"item":{"width":160,"height":1},"axis":"vertical"}"#)
         #expect(v?["message"]?.stringValue?.hasPrefix("field 'item.height': with viewport.height 100000, item.height 1 and spacing 0") == true)
         // The running geometry is kept (pitch 260).
         #expect(h.core.engine.configuration.geometry.pitch == 260)
+    }
+
+    @Test func aStartAlignedCustomStyleCountsItsShiftOnOneSide() throws {
+        // Viewport 800, items 250 + 10 (p = 260), aligned to the start: the picture moves by
+        // (250 − 800) / 2 = −275, so items reach the viewport from up to 275 points further on the
+        // side of the end only. Custom reach (⌈limit⌉ + 1) · p: limit 254 → 66 300, slots
+        // ⌊(66 300 + 66 575) / 260⌋ + 1 = ⌊511.06⌋ + 1 = 512, accepted (counting the shift on both
+        // sides gave 513 and refused it); limit 255 → 66 560, ⌊513.06⌋ + 1 = 514, refused.
+        var g = CarouselGeometry(viewport: CarouselSize(width: 800, height: 300), item: CarouselSize(width: 250, height: 200),
+                                 spacing: 10, count: 10)
+        g.align = .start
+        func configuration(limit: Double) -> CarouselConfiguration {
+            var custom = CustomStyle()
+            custom.limit = limit
+            return CarouselConfiguration(geometry: g, style: .custom(custom))
+        }
+        #expect(StateItemBudget.visibleItems(configuration(limit: 254)) == 512)
+        #expect(StateItemBudget.problem(configuration(limit: 254), names: .file) == nil)
+        let refused = try #require(StateItemBudget.problem(configuration(limit: 255), names: .file))
+        #expect(refused.section == "style.custom" && refused.field == "limit")
+        #expect(refused.message == "with limit 255, up to 514 items can be visible at once, more than the 512 one STATE "
+            + "carries; use a limit of at most 254")
     }
 
     @Test func theBoundIsExactAndIndependentOfTheCount() {

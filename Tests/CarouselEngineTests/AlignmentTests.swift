@@ -27,6 +27,31 @@ import Testing
         #expect(aligned(.start, direction: .rightToLeft).visibleItems().first?.center.x == 250)
     }
 
+    @Test func anAlignedPictureAddsItsShiftOnOneSideOnly() {
+        // Viewport 800, items 250 + 10 (p = 260), 20 cyclic items, passthrough linear style:
+        // reach W/2 + w/2 = 525. Start: shift (250 − 800) / 2 = −275, item i drawn at
+        // 125 + 260 (i − 5) at position 5, so items 5…8 meet the viewport (item 8 from 780).
+        // Enumerated: ⌈(1300 − 525) / 260⌉ = 3 … ⌊(1300 + 525 + 275) / 260⌋ = 8 (the centered
+        // reach on the side the picture moved towards, where the window is narrower); with the
+        // shift on both sides it was 2 … 8. End mirrors it: 2 … 7 (items 2…5 meet the viewport).
+        func engine(_ align: ItemAlignment) -> CarouselEngine {
+            var g = CarouselGeometry(viewport: CarouselSize(width: 800, height: 200), item: CarouselSize(width: 250, height: 160),
+                                     spacing: 10, count: 20, cyclic: true)
+            g.align = align
+            var e = CarouselEngine(configuration: CarouselConfiguration(geometry: g, style: passthrough))
+            e.setOffset(1300, at: 0)
+            return e
+        }
+        let start = engine(.start).visibleItems()
+        #expect(start.map(\.slot) == Array(3...8))
+        #expect(start.filter { $0.center.x + 125 > 0 && $0.center.x - 125 < 800 }.map(\.slot) == Array(5...8))
+        #expect(engine(.end).visibleItems().map(\.slot) == Array(2...7))
+        // The bound: ⌊(525 + 800) / 260⌋ + 1 = 6 slots (7 before).
+        #expect(engine(.start).configuration.maximumVisibleItemCount == 6)
+        #expect(engine(.end).configuration.maximumVisibleItemCount == 6)
+        #expect(engine(.center).configuration.maximumVisibleItemCount == 5)
+    }
+
     @Test func stylesMeasureFromTheReferencePoint() {
         var g = narrowGeometry()
         g.align = .start

@@ -21,7 +21,7 @@ import Testing
                               (#"{"cmd":"set_tilt","enabled":null}"#, "enabled")] {
             let error = decodeError(line)
             #expect(error?.code == .badField, "\(line): \(String(describing: error))")
-            #expect(error?.message == "field '\(field)': expected a boolean, got null (omit the field for the default)", "\(line)")
+            #expect(error?.message == "field '\(field)': expected a boolean, got null (omit the field instead)", "\(line)")
         }
         // Absent still means the default.
         #expect(throws: Never.self) { try RequestDecoder.decode(line: Array(#"{"cmd":"watch"}"#.utf8)) }

@@ -18,16 +18,16 @@ import Testing
 
     @Test func nullForAnOptionalNumberOrStringIsABadFieldNamingIt() {
         let cases: [(String, String)] = [
-            (#"{"cmd":"drag","phase":"ended","location":1,"velocity":null}"#, "field 'velocity': expected a number, got null (omit the field for the default)"),
-            (#"{"cmd":"tap","location":1,"cross":null}"#, "field 'cross': expected a number, got null (omit the field for the default)"),
-            (#"{"cmd":"outer_scroll_ended","y":null}"#, "field 'y': expected a number, got null (omit the field for the default)"),
-            (#"{"cmd":"watch","max_rate_hz":null}"#, "field 'max_rate_hz': expected a number, got null (omit the field for the default)"),
-            (#"{"cmd":"set_tilt","max_deg":null}"#, "field 'max_deg': expected a number, got null (omit the field for the default)"),
-            (#"{"cmd":"set_tilt","mode":null}"#, "field 'mode': expected a string, got null (omit the field for the default)"),
+            (#"{"cmd":"drag","phase":"ended","location":1,"velocity":null}"#, "field 'velocity': expected a number, got null (omit the field instead)"),
+            (#"{"cmd":"tap","location":1,"cross":null}"#, "field 'cross': expected a number, got null (omit the field instead)"),
+            (#"{"cmd":"outer_scroll_ended","y":null}"#, "field 'y': expected a number, got null (omit the field instead)"),
+            (#"{"cmd":"watch","max_rate_hz":null}"#, "field 'max_rate_hz': expected a number, got null (omit the field instead)"),
+            (#"{"cmd":"set_tilt","max_deg":null}"#, "field 'max_deg': expected a number, got null (omit the field instead)"),
+            (#"{"cmd":"set_tilt","mode":null}"#, "field 'mode': expected a string, got null (omit the field instead)"),
             (#"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":null}"#,
-             "field 'spacing': expected a number, got null (omit the field for the default)"),
+             "field 'spacing': expected a number, got null (omit the field instead)"),
             (#"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"axis":null}"#,
-             "field 'axis': expected a string, got null (omit the field for the default)"),
+             "field 'axis': expected a string, got null (omit the field instead)"),
         ]
         for (line, expected) in cases { #expect(message(line) == expected, "\(line)") }
     }

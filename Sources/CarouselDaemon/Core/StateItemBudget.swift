@@ -34,8 +34,10 @@ enum StateItemBudget {
         let items = visibleItems(configuration)
         guard items > maximumItems else { return nil }
         let f = WireJSONWriter.format
+        // The engine enumerates at most `maximumVisibleSlots`: a count at that cap is a floor.
+        let many = items >= CarouselEngine.maximumVisibleSlots ? "at least \(items)" : "up to \(items)"
         if case let .custom(custom) = configuration.style, let fitting = largestFittingLimit(configuration, custom) {
-            let message = "with \(names.customLimit) \(f(custom.limit)), up to \(items) items can be visible at once, more "
+            let message = "with \(names.customLimit) \(f(custom.limit)), \(many) items can be visible at once, more "
                 + "than the \(maximumItems) one STATE carries; use a limit of at most \(fitting)"
             return (names.customLimitSection, names.customLimit, message)
         }
@@ -44,7 +46,7 @@ enum StateItemBudget {
         let field = horizontal ? names.itemWidth : names.itemHeight
         let viewport = horizontal ? names.viewportWidth : names.viewportHeight
         let message = "with \(viewport) \(f(g.viewportAlong)), \(field) \(f(g.itemAlong)) and \(names.spacing) "
-            + "\(f(g.spacing)), up to \(items) items can be visible at once, more than the \(maximumItems) one STATE "
+            + "\(f(g.spacing)), \(many) items can be visible at once, more than the \(maximumItems) one STATE "
             + "carries; use longer items, more spacing or a shorter viewport"
         return ("carousel", field, message)
     }

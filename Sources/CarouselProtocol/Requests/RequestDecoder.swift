@@ -131,7 +131,7 @@ public enum RequestDecoder {
         /// velocity" to one client and an error to another).
         func optional(_ name: String, expected: String) throws(ProtocolError) -> WireJSON? {
             guard let v = object[name] else { return nil }
-            if v.isNull { throw bad(name, "expected \(expected), got null (omit the field for the default)") }
+            if v.isNull { throw bad(name, "expected \(expected), got null (omit the field instead)") }
             return v
         }
 
