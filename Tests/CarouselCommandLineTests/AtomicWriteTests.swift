@@ -101,3 +101,33 @@ import CarouselTestSupport
         #expect(listing(dir) == ["calibration.conf", "calibration.conf.bak", "carouseld.conf"])
     }
 }
+
+/// Where `calibrate` cannot write and `calibration show` cannot read, the exit statuses of
+/// docs/CLI.md: a failed write is 74 (a missing directory too: nothing to read is missing), an
+/// output that is a directory is refused before any sample is taken, and `show` on a directory
+/// is 66 as `tilt` on one.
+@Suite struct CalibrationPathTests {
+    @Test func anOutputInAMissingDirectoryIsAFailedWrite() throws {
+        let dir = makeTempDirectory("nodir")
+        let run = runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "5",
+                          "--output", dir + "/missing/calibration.conf", "--config", writeTestConfig(in: dir), "--yes"])
+        #expect(run.status == .ioError, "\(run.err)")
+        #expect(run.err.contains("\(dir)/missing/calibration.conf: create a temporary file in \(dir)/missing failed: No such file or directory"))
+    }
+
+    @Test func anOutputThatIsADirectoryIsRefusedFirst() throws {
+        let dir = makeTempDirectory("isdir")
+        let run = runCtl(["calibrate", "--replay", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--duration", "5",
+                          "--output", dir, "--config", writeTestConfig(in: dir), "--yes"])
+        #expect(run.status == .ioError)
+        #expect(run.err == "carouselctl: calibrate: cannot write \(dir): it is a directory (--output names the file to write)\n")
+        #expect(run.out.isEmpty)
+    }
+
+    @Test func showingADirectoryIsNoInput() {
+        let dir = makeTempDirectory("showdir")
+        let run = runCtl(["calibration", "show", "--file", dir, "--socket", dir + "/no.sock"])
+        #expect(run.status == .noInput)
+        #expect(run.err.contains("\(dir): is a directory, not a calibration file"))
+    }
+}

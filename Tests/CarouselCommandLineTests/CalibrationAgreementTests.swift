@@ -52,5 +52,9 @@ import MotionFusion
         #expect(run.status == .ok)
         #expect(run.out.contains("  gyro/accel:     x "))
         #expect(fileExists(dir + "/calibration.conf"))
+        // Without --sensor the six recordings name no sensor: the file says 'recordings', which
+        // carouseld applies to no real device, and the operator is told so.
+        #expect(run.err.contains("carouselctl: warning: calibrate: --from-files without --sensor: the file is bound to the sensor 'recordings'"))
+        #expect(try readCalibration(dir + "/calibration.conf").sensorName == "recordings")
     }
 }

@@ -125,6 +125,12 @@ public struct FileIOError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The error as a `CommandError` with the matching exit status.
     public var commandError: CommandError { CommandError(exitStatus, description) }
+
+    /// The error of a write as a `CommandError`: 77 for permission, else 74 (a missing directory
+    /// is a failed write, not a missing input).
+    public var writeFailure: CommandError {
+        CommandError(exitStatus == .noPermission ? .noPermission : .ioError, description)
+    }
 }
 
 /// Path string helpers (no Foundation).

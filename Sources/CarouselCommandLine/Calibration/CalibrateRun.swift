@@ -24,6 +24,7 @@ enum CalibrateRun {
     static func run(_ args: ParsedArguments, io: CommandIO) throws -> ExitStatus {
         let settings = try OperatorSettings.load(args, io: io)
         let plan = try makePlan(args, io: io, settings: settings)
+        try checkWritable(plan.output)
         let previous = readPrevious(plan.output, io: io)
         let client = try connectUnlessLocal(args, plan: plan, settings: settings, io: io)
         let source = SampleSource(args: args, client: client, settings: settings.configuration.sensor,
@@ -40,7 +41,7 @@ enum CalibrateRun {
         do throws(FileIOError) {
             hadPrevious = try AtomicFileWriter(faultPoint: plan.fault).write(file.serialized(), to: plan.output)
         } catch {
-            throw error.commandError
+            throw error.writeFailure
         }
         io.out("written to \(plan.output)\(hadPrevious ? " (previous kept as \(plan.output).bak)" : "")\n")
         DaemonReload.afterChange(client: client, settings: settings, args: args, io: io)
@@ -144,7 +145,13 @@ enum CalibrateRun {
             }
             if i == 0 { identity = (collected.sensorName, collected.sensorPath) }
         }
-        if plan.fromFiles { identity = (args.value("--sensor") ?? "recordings", "") }
+        if plan.fromFiles {
+            if args.value("--sensor") == nil {
+                io.err("carouselctl: warning: calibrate: --from-files without --sensor: the file is bound to the sensor "
+                       + "'recordings', which carouseld applies to no real sensor; give --sensor NAME (the device's IIO name)\n")
+            }
+            identity = (args.value("--sensor") ?? "recordings", "")
+        }
         return (captures, identity)
     }
 
@@ -199,6 +206,16 @@ enum CalibrateRun {
         io.err("Write \(output)? [Y/n] ")
         let answer = (io.readLine() ?? "n").lowercased()
         return answer.isEmpty || answer == "y" || answer == "yes"
+    }
+
+    /// Refuses, before any sample is taken, an output that names a directory (the atomic write
+    /// would fail only at the end, with a confusing link error).
+    /// - Throws: `CommandError(.ioError)` naming the path.
+    static func checkWritable(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw CommandError(.ioError, "calibrate: cannot write \(path): it is a directory (--output names the file to write)")
+        }
     }
 
     /// The existing calibration at `path`, nil when missing or unreadable (with a warning for a

@@ -50,6 +50,9 @@ enum CalibrationShowCommand {
                 if error.errno == ENOENT {
                     throw CommandError(.noInput, "no calibration file at \(path): the sensor is uncalibrated (run 'carouselctl calibrate')")
                 }
+                if error.errno == EISDIR {
+                    throw CommandError(.noInput, "\(path): is a directory, not a calibration file")
+                }
                 throw error.commandError
             }
             let file: CalibrationFile
