@@ -27,8 +27,9 @@ enum CalibrateCommand {
         The file (default: [calibration] file of the config, /var/lib/carouseld/calibration.conf) \
         is replaced atomically and the previous one kept as FILE.bak; then carouseld is told to \
         reload. Without --yes, an interactive terminal asks before writing.
-        Exit status: 0 written, 64 usage, 65 refused (device moved, poses missing, bad recording), \
-        66 recording missing, 69 no sensor and no daemon, 74 write failed, 77 not allowed.
+        Exit status: 0 written, 1 not confirmed or interrupted (nothing written), 64 usage, 65 \
+        refused (device moved, poses missing, bad recording), 66 recording or --config missing, 69 \
+        no sensor and no daemon, 74 write failed, 77 not allowed, 78 invalid --config.
         """,
         options: [
             OptionSpec("--duration", short: "-d", value: "SECONDS", help: "Capture length: still 10 s, six-position 5 s per pose (0.5…3600)."),

@@ -17,8 +17,9 @@ enum CalibrationShowCommand {
         object with file, sensor, sensor_path, created, age_s, samples, method, gyro_bias_rad_s, \
         accel_offset_m_s2, accel_scale, neutral_roll_deg, neutral_pitch_deg, gyro_noise_rad_s, \
         accel_noise_m_s2 (null when absent) and applied (null when the daemon is not running).
-        Exit status: 0 shown, 65 the file is invalid (the message names file:line), 66 no \
-        calibration file (the sensor is uncalibrated).
+        Exit status: 0 shown, 65 the file is invalid (the message names the file, the key and \
+        its line), 66 no calibration file (the sensor is uncalibrated) or a directory, 74 read \
+        error, 77 permission denied.
         """,
         options: [
             OptionSpec("--json", help: "Print one JSON object for scripts."),
