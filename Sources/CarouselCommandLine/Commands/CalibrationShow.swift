@@ -45,14 +45,11 @@ enum CalibrationShowCommand {
             }
             let path = args.value("--file") ?? daemonFile ?? settings.configuration.calibration.file
             let text: String
-            do throws(FileIOError) {
-                text = try PosixFile.readText(path)
+            do throws(TextFile.Failure) {
+                text = try TextFile.read(path: path)
             } catch {
-                if error.errno == ENOENT {
+                if case .notFound = error {
                     throw CommandError(.noInput, "no calibration file at \(path): the sensor is uncalibrated (run 'carouselctl calibrate')")
-                }
-                if error.errno == EISDIR {
-                    throw CommandError(.noInput, "\(path): is a directory, not a calibration file")
                 }
                 throw error.commandError
             }
