@@ -108,7 +108,7 @@ import MotionFusion
         #expect(run.out.contains("neutral tilt:   roll 0.5°, pitch -12.25°"))
 
         let json = runCtl(["calibration", "show", "--config", config, "--json"])
-        #expect(json.status == .ok)
+        #expect(json.status == .ok, "stderr: \(json.err)")
         let value = try WireJSONParser.parse(json.out.split(separator: "\n")[0].utf8)
         #expect(value["sensor"]?.stringValue == "bmi160")
         #expect(value["gyro_bias_rad_s"]?[0]?.doubleValue == 0.0012)
