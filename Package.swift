@@ -26,6 +26,9 @@ let package = Package(
         // Typed system calls both the daemon and the sensor layer use: Errno, SystemError, Epoll,
         // and the injected monotonic clock.
         .target(name: "CarouselPosix", dependencies: ["CLinux"]),
+        // Logging (journald priority prefixes, repeated-line limiting) and sd-notify/watchdog,
+        // shared by carouseld and the bridges so that a bridge depends on the protocol, not on the server.
+        .target(name: "CarouselService", dependencies: ["CarouselPosix", "CSystemd"]),
         // INI text through libinih, with each key's line number; generic, no Foundation.
         .target(name: "CarouselINI", dependencies: ["CInih"]),
 
@@ -33,7 +36,7 @@ let package = Package(
         .target(name: "CarouselEngine"),
         .target(name: "MotionFusion"),
 
-        .target(name: "IIOSensors", dependencies: ["MotionFusion", "CarouselPosix", "CLibIIO", "CLibUdev", "CLinux"]),
+        .target(name: "IIOSensors", dependencies: ["MotionFusion", "CarouselPosix", "CarouselService", "CLibIIO", "CLibUdev", "CLinux"]),
         .target(name: "CarouselProtocol", dependencies: ["CarouselEngine", "MotionFusion"]),
         // The configuration file's model, keys and loader, shared by carouseld and carouselctl.
         .target(name: "CarouselConfig", dependencies: [
@@ -41,16 +44,16 @@ let package = Package(
         ]),
         .target(name: "CarouselDaemon", dependencies: [
             "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig",
-            "CarouselPosix", "CSystemd", "CLinux",
+            "CarouselPosix", "CarouselService", "CSystemd", "CLinux",
         ]),
         // Argument parsing and the carouselctl subcommands, as a library so tests call them in-process.
         .target(name: "CarouselCommandLine", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CLinux",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CarouselService", "CLinux",
         ]),
 
         // The MQTT bridge (docs/MQTT.md): libmosquitto's thin wrapper, the bridge, its main.
         .target(name: "Mosquitto", dependencies: ["CMosquitto"]),
-        .target(name: "CarouselMQTT", dependencies: ["Mosquitto", "CarouselINI", "CarouselProtocol", "CarouselDaemon", "IIOSensors", "CLinux"]),
+        .target(name: "CarouselMQTT", dependencies: ["Mosquitto", "CarouselINI", "CarouselProtocol", "CarouselService", "CLinux"]),
         .executableTarget(name: "carousel-mqtt", dependencies: ["CarouselMQTT"]),
 
         .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon"]),
@@ -70,10 +73,10 @@ let package = Package(
         .testTarget(name: "IIOSensorsTests", dependencies: ["IIOSensors", "CarouselTestSupport"]),
         .testTarget(name: "CarouselProtocolTests", dependencies: ["CarouselProtocol", "CarouselTestSupport"]),
         .testTarget(name: "CarouselDaemonTests", dependencies: [
-            "CarouselDaemon", "CarouselConfig", "CarouselTestSupport", "carouseld", "carouselctl",
+            "CarouselDaemon", "CarouselConfig", "CarouselService", "CarouselTestSupport", "carouseld", "carouselctl",
         ]),
         .testTarget(name: "CarouselMQTTTests", dependencies: [
-            "CarouselMQTT", "Mosquitto", "CarouselProtocol", "CarouselEngine", "CarouselTestSupport", "carousel-mqtt", "carouseld",
+            "CarouselMQTT", "Mosquitto", "CarouselProtocol", "CarouselEngine", "CarouselService", "CarouselTestSupport", "carousel-mqtt", "carouseld",
         ]),
         .testTarget(name: "CarouselCommandLineTests", dependencies: [
             "CarouselCommandLine", "CarouselTestSupport", "carouselctl",

@@ -1,5 +1,6 @@
 import CarouselConfig
 import CarouselProtocol
+import CarouselService
 
 /// Everything `carouseld` hands the daemon after parsing its command line and loading its
 /// configuration.

@@ -1,7 +1,6 @@
 import CLinux
-import CarouselDaemon
 import CarouselProtocol
-import IIOSensors
+import CarouselService
 import Mosquitto
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
-import CarouselDaemon
 import CarouselProtocol
+import CarouselService
 import Mosquitto
 #if canImport(Glibc)
 import Glibc
@@ -152,5 +152,5 @@ public enum BridgeCommandLine {
         return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func write(_ text: String, to fd: Int32) { CarouseldCommandLine.write(text, to: fd) }
+    static func write(_ text: String, to fd: Int32) { TextOutput.write(text, to: fd) }
 }

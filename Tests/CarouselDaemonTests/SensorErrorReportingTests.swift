@@ -3,6 +3,7 @@ import CarouselTestSupport
 import IIOSensors
 import Testing
 @testable import CarouselDaemon
+@testable import CarouselService
 
 /// A sensor that cannot deliver is explained to every watcher and logged without flooding.
 struct SensorErrorReportingTests {

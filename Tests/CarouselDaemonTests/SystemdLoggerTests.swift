@@ -1,6 +1,7 @@
 import IIOSensors
 import Testing
 @testable import CarouselDaemon
+@testable import CarouselService
 
 /// The journald-style logger.
 @Suite struct SystemdLoggerTests {

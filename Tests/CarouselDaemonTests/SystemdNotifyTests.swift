@@ -1,5 +1,6 @@
 import Testing
 @testable import CarouselDaemon
+@testable import CarouselService
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import CarouselConfig
 import CarouselTestSupport
 import Testing
 @testable import CarouselDaemon
+@testable import CarouselService
 #if canImport(Glibc)
 import Glibc
 #endif

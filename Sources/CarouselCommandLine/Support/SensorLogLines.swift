@@ -1,4 +1,5 @@
 import IIOSensors
+import CarouselService
 
 extension CommandIO {
     /// Where a sensor source's events go while a command reads a sensor: standard error, one

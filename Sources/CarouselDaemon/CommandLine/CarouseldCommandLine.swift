@@ -1,5 +1,6 @@
 import CarouselConfig
 import CarouselProtocol
+import CarouselService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -208,4 +209,9 @@ public enum CarouseldCommandLine {
 
     /// `MAJOR.MINOR`, the socket protocol version this build speaks, as its greeting says it.
     static let protocolVersionText = "\(ServerMessage.protoMajor).\(ServerMessage.protoMinor)"
+}
+
+extension CarouseldCommandLine {
+    /// Writes all of `text` to the file descriptor `fd` (stdout or stderr) with `write(2)`.
+    public static func write(_ text: String, to fd: Int32) { TextOutput.write(text, to: fd) }
 }

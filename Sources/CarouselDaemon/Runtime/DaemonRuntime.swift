@@ -1,5 +1,6 @@
 import CarouselPosix
 import CarouselConfig
+import CarouselService
 import CarouselEngine
 import CarouselProtocol
 import CLinux

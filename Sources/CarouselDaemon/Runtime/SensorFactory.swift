@@ -1,4 +1,5 @@
 import CarouselConfig
+import CarouselService
 import IIOSensors
 import MotionFusion
 

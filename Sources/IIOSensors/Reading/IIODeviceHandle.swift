@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MotionFusion
+import CarouselService
 
 /// What both readers of one IIO device share: the device, its attribute files, its channels,
 /// the calibration transform, the rate it runs at and the count of skipped samples (so the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarouselPosix
+import CarouselService
 import CLinux
 import MotionFusion
 

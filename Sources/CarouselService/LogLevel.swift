@@ -1,6 +1,7 @@
 /// Severity of a log line, with the syslog/sd-daemon priority numbers journald reads from a
-/// `<N>` prefix (`sd-daemon.h`: `SD_ERR` 3 … `SD_DEBUG` 7). Defined with the sensor sources,
-/// the lowest module that logs, so their messages carry a level rather than a prefix in text.
+/// `<N>` prefix (`sd-daemon.h`: `SD_ERR` 3 … `SD_DEBUG` 7). Defined here, below the sensor
+/// sources (the lowest module that logs), so their messages carry a level rather than a prefix
+/// in text.
 public enum LogLevel: Int32, Sendable, CaseIterable, Comparable {
     case error = 3
     case warning = 4
@@ -23,7 +24,7 @@ public enum LogLevel: Int32, Sendable, CaseIterable, Comparable {
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// Where a sensor source reports events: one call per event, with its level and a one-line
+/// Where a component (a sensor source, a bridge) reports events: one call per event, with its level and a one-line
 /// message (no priority prefix: the receiver lays the line out, `<4>…` for journald or
 /// `warning: …` for a terminal).
 public typealias LogSink = (LogLevel, String) -> Void

@@ -1,5 +1,4 @@
 import CarouselPosix
-import IIOSensors
 
 /// Keeps one broken thing from flooding the journal (systemd-journald's own rate limit would
 /// drop the daemon's other lines with it): of a run of identical lines (same level and text),
@@ -8,9 +7,9 @@ import IIOSensors
 ///
 /// A sensor that cannot start is retried on every loop wake-up, up to `max_rate_hz` times a
 /// second while watchers wait; this is what keeps its error to one line per interval.
-final class RepeatedLogLimiter {
+public final class RepeatedLogLimiter {
     /// The shortest time between two writes of the same line, nanoseconds (10 s by default).
-    let intervalNanoseconds: Int64
+    public let intervalNanoseconds: Int64
     private let clock: MonotonicClock
     private struct Run {
         var lastWrittenNanoseconds: Int64
@@ -24,13 +23,13 @@ final class RepeatedLogLimiter {
     /// - Parameters:
     ///   - intervalSeconds: at most one identical line per this many seconds.
     ///   - clock: CLOCK_MONOTONIC; a scripted clock in tests.
-    init(intervalSeconds: Double = 10, clock: MonotonicClock = SystemMonotonicClock.shared) {
+    public init(intervalSeconds: Double = 10, clock: MonotonicClock = SystemMonotonicClock.shared) {
         intervalNanoseconds = Int64(intervalSeconds * 1e9)
         self.clock = clock
     }
 
     /// The line to write now for `message` at `level`, or nil when it is held back.
-    func admit(_ level: LogLevel, _ message: String) -> String? {
+    public func admit(_ level: LogLevel, _ message: String) -> String? {
         let now = clock.nowNanoseconds()
         let key = "\(level.rawValue) \(message)"
         guard var run = runs[key] else {
@@ -58,7 +57,7 @@ final class RepeatedLogLimiter {
 
 extension Logger {
     /// This logger with identical lines limited by `limiter` (each keeps its level).
-    func limited(by limiter: RepeatedLogLimiter) -> LogSink {
+    public func limited(by limiter: RepeatedLogLimiter) -> LogSink {
         { level, message in
             guard self.isEnabled(level), let line = limiter.admit(level, message) else { return }
             self.log(level, line)

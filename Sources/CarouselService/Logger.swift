@@ -1,9 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IIOSensors
 
-/// A small logger: one line per event on standard error.
+/// A small logger: one line per event on standard error, shared by carouseld and the bridges.
 ///
 /// In `.journal` format each line starts with the sd-daemon priority prefix (`<3>` … `<7>`), which
 /// journald turns into the entry's priority when the service's stderr goes to the journal
@@ -41,7 +40,7 @@ public struct Logger: Sendable {
     /// several processes in one journal stream do not interleave).
     public static func standardError(threshold: LogLevel = .info, format: Format = .journal,
                                      programName: String = "carouseld") -> Logger {
-        Logger(threshold: threshold, format: format, programName: programName, sink: { writeWholeLine(STDERR_FILENO, $0) })
+        Logger(threshold: threshold, format: format, programName: programName, sink: { TextOutput.write($0, to: STDERR_FILENO) })
     }
 
     /// Whether a message at `level` would be written (to skip building expensive messages).
@@ -83,29 +82,4 @@ public struct Logger: Sendable {
 
     /// This logger as a `LogSink` for sensor sources: each message keeps its own level.
     public var sink: LogSink { { level, message in self.log(level, message) } }
-}
-
-extension CarouseldCommandLine {
-    /// Writes all of `text` to the file descriptor `fd` (stdout or stderr) with `write(2)`.
-    public static func write(_ text: String, to fd: Int32) { writeWholeLine(fd, text) }
-}
-
-/// Writes all of `text` to `fd`, retrying on `EINTR` and partial writes; gives up silently on
-/// any other error (there is nowhere left to report a failing stderr).
-private func writeWholeLine(_ fd: Int32, _ text: String) {
-    var bytes = Array(text.utf8)
-    guard !bytes.isEmpty else { return }
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return write(fd, base + offset, buffer.count - offset)
-        }
-        if n == 0 { return }
-        if n < 0 {
-            if errno == EINTR { continue }
-            return
-        }
-        offset += n
-    }
 }
