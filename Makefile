@@ -146,13 +146,18 @@ install-data:
 	fi
 
 # The web display bridge (docs/WEB.md): the websocketd command-line script (with the release
-# written in, for --version), the page, its unit and its user. Needs no build.
+# written in, for --version), the page, the link to the owner's cards, its unit and its user.
+# Needs no build.
 install-web:
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(WEBDIR)/demo $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
 	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-web > $(DESTDIR)$(BINDIR)/carouseld-web
 	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-web
 	$(INSTALL) -m 0644 web/*.html web/*.js web/*.css web/*.json $(DESTDIR)$(WEBDIR)/
 	$(INSTALL) -m 0644 web/demo/* $(DESTDIR)$(WEBDIR)/demo/
+	# The owner's cards (docs/KIOSK.md): $(CONFDIR)/cards, served as /cards/ through this link,
+	# kept on upgrades (the package ships the empty folder and the link, never the files).
+	$(INSTALL) -d $(DESTDIR)$(CONFDIR)/cards
+	ln -sfn $(CONFDIR)/cards $(DESTDIR)$(WEBDIR)/cards
 	sed -e 's|/usr/local/bin/carouseld-web|$(BINDIR)/carouseld-web|g' -e 's|/etc/carouseld/|$(CONFDIR)/|g' \
 	  systemd/carouseld-web.service > $(DESTDIR)$(UNITDIR)/carouseld-web.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/carouseld-web.service

@@ -1,7 +1,9 @@
 // The reference kiosk page: wires the client (carousel-client.js) to the renderer, the input
 // handlers, the status line and the live region. Query parameters (docs/WEB.md):
 //   ?ws=ws://HOST:PORT/   the bridge (default: this page's host and port)
-//   ?cards=URL            a JSON array of {image, title}; the page sets the count to its length
+//   ?cards=URL            a JSON array of {image, title, alt, link}; the page sets the count to
+//                         its length; a tap on the centered card follows its link (http(s) only)
+//   ?status=off           hide the status line (a kiosk); the cards take its row
 //   ?geometry=off         never send set_geometry or set_count (a secondary display)
 //   ?rate=HZ              highest STATE rate wanted
 //   ?reduced-motion=tilt-off   with prefers-reduced-motion, also turn tilt off (set_tilt is
@@ -23,7 +25,10 @@ const reducedMotion = reducedMotionQuery();
 const stage = document.querySelector(".stage");
 const root = document.querySelector("[data-carousel]");
 const notice = document.querySelector(".notice");
-const status = new StatusLine(document.querySelector("[data-carousel-status]"));
+const statusEl = document.querySelector("[data-carousel-status]");
+// Hidden, not removed: its text (connection, notes) stays in the DOM for tests and debugging.
+if (params.get("status") === "off") { statusEl.hidden = true; document.body.classList.add("no-status"); }
+const status = new StatusLine(statusEl);
 describeRegion(root, "Cards");
 
 let cards = null; // null: numbered cards
@@ -33,7 +38,15 @@ const client = new CarouselClient({ url: CarouselClient.defaultURL(location), ma
 const renderer = new CarouselRenderer(root, (el, index) => fillCard(el, cardAt(index), index),
   () => client.state?.count ?? client.layout?.count ?? 0);
 const announcer = new Announcer(document.querySelector("[aria-live]"), (index) => cardAt(index).title);
-new CarouselInput(root, client, { reducedMotion: () => reducedMotion.matches });
+new CarouselInput(root, client, { reducedMotion: () => reducedMotion.matches, activate: followLink });
+
+/** Follows card `index`'s link (a safe http(s) URL, cards.js); false when it has none. */
+function followLink(index) {
+  const link = cards ? cards[index % cards.length]?.link : null;
+  if (!link) return false;
+  location.assign(link);
+  return true;
+}
 const autoplay = new AutoplayControl(document.querySelector("[data-carousel-autoplay]"), client);
 
 // For tests, benchmarks and the curious: what was sent, and the page's own cost per STATE.
@@ -163,20 +176,30 @@ client.addEventListener("error", (e) => {
 
 client.addEventListener("garbage", () => { stats.garbage += 1; });
 
+/** The card list's load error, if any: kept in the notice until the connection's own notices. */
+let cardsError = null;
+
 function showNotice(text) {
-  notice.hidden = !text;
-  notice.textContent = text || "";
+  const shown = text || cardsError;
+  notice.hidden = !shown;
+  notice.textContent = shown || "";
 }
 
 // ---- cards ----
 
 const cardsURL = params.get("cards");
 if (cardsURL) {
-  loadCards(cardsURL, location.href).then((list) => {
+  loadCards(cardsURL, location.href).then(({ cards: list, notes }) => {
     cards = list;
     renderer.refill();
     if (client.isOpen && sendsGeometry) client.setCount(cards.length);
-  }, (error) => status.note(`${error.message}; showing numbered cards`));
+    if (notes.length) status.note(`cards: ${notes.join("; ")}`);
+  }, (error) => {
+    // On the page even with ?status=off: a kiosk showing numbered cards should say why.
+    cardsError = `${error.message}; showing numbered cards`;
+    status.note(cardsError);
+    showNotice(cardsError);
+  });
 }
 
 client.start();

@@ -7,7 +7,11 @@
 // move, `ended` with the release velocity measured here (px/s over the last VELOCITY_WINDOW_MS;
 // 0 when the pointer rested longer than that before lifting). A press on a moving carousel sends
 // `drag began` at once, so the finger catches it, as on iOS. A press released without moving
-// SLOP px is a `tap` at its location (along and across the axis).
+// SLOP px is a `tap` at its location (along and across the axis), except on the centered card
+// of a carousel at rest: that tap is the card's activation (options.activate: app.js follows
+// the card's link), and a `tap` is sent only when the card has nothing to activate.
+// Enter or Space on the carousel (or with nothing focused) activates the centered card too.
+// A long press opens no context menu (`contextmenu` is cancelled on the carousel).
 //
 // Keyboard (the carousel element has focus, or nothing has): ←/→ for a horizontal carousel (mirrored in RTL:
 // → goes to the card on the right, which is the previous index), ↑/↓ for a vertical one; Home
@@ -29,12 +33,15 @@ export class CarouselInput {
   /**
    * @param {HTMLElement} root  the [data-carousel] element
    * @param {import("./carousel-client.js").CarouselClient} client
-   * @param {{reducedMotion: () => boolean}} options
+   * @param {{reducedMotion: () => boolean, activate?: (index: number) => boolean}} options
+   *   activate: called with the centered card's index on a tap on it or Enter/Space; returns
+   *   whether it did something (then no `tap` is sent)
    */
-  constructor(root, client, { reducedMotion }) {
+  constructor(root, client, { reducedMotion, activate = () => false }) {
     this.root = root;
     this.client = client;
     this.reducedMotion = reducedMotion;
+    this.activate = activate;
     this.pointer = null;
     this.pendingTarget = null;
     // Event times start at the page's time origin, so "no wheel event yet" and "no step yet"
@@ -50,6 +57,8 @@ export class CarouselInput {
     document.addEventListener("keydown", (e) => { if (e.target === document.body) this._key(e); });
     root.addEventListener("wheel", (e) => this._wheel(e), { passive: false });
     root.addEventListener("dragstart", (e) => e.preventDefault()); // images are not draggable
+    // A long press (touch) or a right click opens no browser menu over the kiosk.
+    root.addEventListener("contextmenu", (e) => e.preventDefault());
     client.addEventListener("index", () => { this.pendingTarget = null; });
     client.addEventListener("state", (e) => {
       const phase = e.detail.phase;
@@ -74,7 +83,9 @@ export class CarouselInput {
     this.root.setPointerCapture?.(e.pointerId);
     const phase = this.client.state?.phase;
     const moving = phase && phase !== "idle" && phase !== "tilting";
-    this.pointer = { id: e.pointerId, start: along, cross, began: false, samples: [[e.timeStamp, along]] };
+    // The centered card of a carousel at rest, when the press is on it (a tap may activate it).
+    const card = moving ? null : e.target.closest?.('[data-index][aria-current="true"]') ?? null;
+    this.pointer = { id: e.pointerId, start: along, cross, began: false, card, samples: [[e.timeStamp, along]] };
     if (moving) this._begin();
     e.preventDefault();
   }
@@ -105,7 +116,9 @@ export class CarouselInput {
     this.pointer = null;
     const [along] = this._point(e);
     if (!p.began) {
-      if (!cancelled) this.client.tap(p.start, p.cross);
+      if (cancelled) return;
+      if (p.card && this.activate(Number(p.card.dataset.index))) return;
+      this.client.tap(p.start, p.cross);
       return;
     }
     p.samples.push([e.timeStamp, along]);
@@ -151,6 +164,11 @@ export class CarouselInput {
       case "End": target = this.client.state?.count ? this.client.state.count - 1 : null; break;
       case "PageDown": target = this._target(this._pageSize()); break;
       case "PageUp": target = this._target(-this._pageSize()); break;
+      case "Enter": case " ": {
+        const index = this.client.state?.index;
+        if (Number.isInteger(index) && this.activate(index)) e.preventDefault();
+        return;
+      }
       default: return;
     }
     e.preventDefault();
