@@ -3,7 +3,8 @@
 #   make                      release build (static Swift runtime when the toolchain has it)
 #   make man                  man pages into .build/man (txt2man, lowdown, help2man; docs/PACKAGING.md)
 #   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, man pages,
-#                             and the web display bridge (carouseld-web, web/ page, its unit and user)
+#                             the web display bridge (carouseld-web, web/ page, its unit and user)
+#                             and the kiosk (carouseld-kiosk, its unit, user, PAM file; docs/KIOSK.md)
 #   make install DESTDIR=/tmp/stage PREFIX=/usr    staged install for packaging (debian/rules)
 #   sudo make uninstall       removes what install put in place, except the configuration
 #   make clean                removes the man pages; SwiftPM's .build is kept (swift package clean)
@@ -23,6 +24,7 @@ UNITDIR     ?= $(PREFIX)/lib/systemd/system
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR      ?= $(PREFIX)/share/man
+PAMDIR      ?= $(SYSCONFDIR)/pam.d
 CONFDIR     := $(SYSCONFDIR)/carouseld
 WEBDIR      := $(PREFIX)/share/carouseld/web
 # The release, for carouseld-web --version (the Swift programs have it compiled in).
@@ -43,7 +45,7 @@ MANDATE     ?= $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-
 
 PRODUCTS := carouseld carouselctl carousel-mqtt
 
-.PHONY: all build man clean install uninstall install-binaries install-data install-man install-web
+.PHONY: all build man clean install uninstall install-binaries install-data install-man install-web install-kiosk
 
 all: build
 
@@ -66,7 +68,7 @@ endif
 # (the first line, the page's title, goes to .TH; the developers' section is left out);
 # carouseld-web(1) from `scripts/carouseld-web --help` (GNU-style) with help2man.
 MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
-  $(MANBUILDDIR)/carouseld-web.1
+  $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
 
@@ -96,6 +98,9 @@ $(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(M
 $(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
 	help2man -N -s 1 -n "web display bridge of carouseld (websocketd + socat)" -o $@.tmp scripts/carouseld-web && mv $@.tmp $@
 
+$(MANBUILDDIR)/carouseld-kiosk.1: scripts/carouseld-kiosk Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
+	help2man -N -s 1 -n "carouseld's page full screen at boot (cage with Chromium or Cog)" -o $@.tmp scripts/carouseld-kiosk && mv $@.tmp $@
+
 clean:
 	rm -rf $(MANBUILDDIR)
 
@@ -109,10 +114,10 @@ $(MANBUILDDIR)/carousel-mqtt.1: $(BUILDDIR)/carousel-mqtt docs/carousel-mqtt.h2m
 	  --version-string="$$($(BUILDDIR)/carousel-mqtt --version | cut -d' ' -f2)" \
 	  -o $@.tmp $(BUILDDIR)/carousel-mqtt && mv $@.tmp $@
 
-install: build install-binaries install-data install-web $(if $(NO_MAN),,install-man)
+install: build install-binaries install-data install-web install-kiosk $(if $(NO_MAN),,install-man)
 ifeq ($(DESTDIR),)
 	# Live install: create the users, load the rule and units (each step optional).
-	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carouseld-web.conf $(SYSUSERSDIR)/carousel-mqtt.conf
+	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carouseld-web.conf $(SYSUSERSDIR)/carousel-mqtt.conf $(SYSUSERSDIR)/carouseld-kiosk.conf
 	-command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger --subsystem-match=iio --action=change
 	-command -v systemctl >/dev/null && [ -d /run/systemd/system ] && systemctl daemon-reload
 endif
@@ -169,16 +174,33 @@ install-web:
 	  $(INSTALL) -m 0644 configs/carouseld-web.env $(DESTDIR)$(CONFDIR)/carouseld-web.env; \
 	fi
 
+# The kiosk (docs/KIOSK.md): the script that starts cage and the browser (with the release
+# written in), its unit, its user, its PAM file and its environment file (both kept when present).
+install-kiosk:
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(PAMDIR)
+	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-kiosk > $(DESTDIR)$(BINDIR)/carouseld-kiosk
+	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-kiosk
+	sed -e 's|/usr/local/bin/carouseld-kiosk|$(BINDIR)/carouseld-kiosk|g' -e 's|/etc/carouseld/|$(CONFDIR)/|g' \
+	  systemd/carouseld-kiosk.service > $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service
+	$(INSTALL) -m 0644 systemd/sysusers.d/carouseld-kiosk.conf $(DESTDIR)$(SYSUSERSDIR)/carouseld-kiosk.conf
+	for f in $(CONFDIR)/carouseld-kiosk.env:configs/carouseld-kiosk.env $(PAMDIR)/carouseld-kiosk:systemd/carouseld-kiosk.pam; do \
+	  if [ -e $(DESTDIR)$${f%%:*} ]; then echo "keeping existing $(DESTDIR)$${f%%:*}"; \
+	  else $(INSTALL) -m 0644 $${f#*:} $(DESTDIR)$${f%%:*} || exit 1; fi; \
+	done
+
 install-man: man
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouselctl.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-web.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-kiosk.1 $(DESTDIR)$(MANDIR)/man1/carouseld-kiosk.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.8 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carousel-mqtt.1 $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
 
 uninstall:
-	for p in $(PRODUCTS) carouseld-web; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	for p in $(PRODUCTS) carouseld-web carouseld-kiosk; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
+	rm -f $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-kiosk.conf $(DESTDIR)$(MANDIR)/man1/carouseld-kiosk.1
 	rm -f $(DESTDIR)$(MANDIR)/man1/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	rm -rf $(DESTDIR)$(WEBDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
