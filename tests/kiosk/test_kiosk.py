@@ -1,0 +1,284 @@
+"""The kiosk for real: `carouseld-kiosk` as `make install-kiosk` installs it starts cage (wlroots'
+headless backend and pixman renderer: no GPU, no screen) with Chromium in kiosk mode on the page
+served by the real bridge, from the owner's card folder, in front of the real daemon. grim takes
+screenshots through cage's screencopy; Chromium's DevTools port (the kiosk's extra flags) lets
+the test read the DOM and tap like a finger (Input.dispatchTouchEvent).
+
+cage is started with the output turned (--rotate): cage 0.1.4 (Debian 12) hands a full-screen
+client's buffer straight to the output when output and buffer have the same transform, and on
+the headless backend screencopy then keeps returning the last frame cage composited itself (the
+browser's first, small window). A turned output is always composited, so grim sees what a
+screen would show. 90 is a landscape panel mounted upright (a portrait kiosk, 720 x 1280), 180
+a landscape one (1280 x 720)."""
+
+import re
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "browser"))
+
+from conftest import ROOT, Bridge, Daemon, fail_setup, free_port, wait_for  # noqa: E402
+from owner_cards import install_web  # noqa: E402
+
+NOBODY = 65534
+OUTPUT = (1280, 720)  # wlroots 0.15's headless output (WLR_HEADLESS_OUTPUTS=1)
+
+
+@pytest.fixture(scope="session")
+def workdir():
+    base = os.environ.get("KIOSK_TEST_OUTPUT") or tempfile.mkdtemp(prefix="carouseld-kiosk-")
+    os.makedirs(base, exist_ok=True)
+    os.chmod(base, 0o755)
+    return base
+
+
+def as_kiosk_user(argv):
+    """cage refuses to run as root (it could not drop it): the kiosk runs as nobody, as
+    carouseld-kiosk.service runs it as its own user."""
+    if os.getuid() != 0:
+        return argv
+    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *argv]
+
+
+def png_pixels(path):
+    """(width, height, rows of RGB tuples) of an 8-bit RGB or RGBA PNG (grim writes one)."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    pos, idat, width = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6), f"{path}: depth {depth}, colour type {colour}"
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
+        prev = line
+    return width, height, rows
+
+
+def near(pixel, rgb, tolerance=40):
+    return all(abs(p - q) <= tolerance for p, q in zip(pixel, rgb))
+
+
+class Kiosk:
+    """carouseld-kiosk (installed by make install-kiosk) in cage on the headless backend."""
+
+    def __init__(self, workdir, script, url, rotate):
+        self.dir = tempfile.mkdtemp(prefix="kiosk-", dir=workdir)
+        self.runtime = os.path.join(self.dir, "runtime")
+        os.mkdir(self.runtime, 0o700)
+        if os.getuid() == 0:
+            os.chown(self.runtime, NOBODY, NOBODY)
+            os.chown(self.dir, NOBODY, NOBODY)
+        self.devtools = free_port()
+        self.log_path = os.path.join(self.dir, "cage.log")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.dir, "XDG_RUNTIME_DIR": self.runtime,
+               "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
+               "WLR_HEADLESS_OUTPUTS": "1",
+               "CAROUSELD_KIOSK_URL": url, "CAROUSELD_KIOSK_PROFILE": os.path.join(self.dir, "browser"),
+               "CAROUSELD_KIOSK_WAIT": "10",
+               # The test's only additions to the kiosk's own flags: a DevTools port on loopback to
+               # read the DOM and tap, and no GPU process (there is no GPU).
+               "CAROUSELD_KIOSK_FLAGS": f"--remote-debugging-address=127.0.0.1 --remote-debugging-port={self.devtools} --disable-gpu"}
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(as_kiosk_user([script, "--rotate", str(rotate)]), env=env,
+                                        stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.size = OUTPUT if rotate in (0, 180) else OUTPUT[::-1]
+        wait_for(self._devtools_up, 30, "Chromium's DevTools port in cage", interval=0.1)
+        self.driver = self._attach()
+
+    def _devtools_up(self):
+        if self.process.poll() is not None:
+            fail_setup(f"carouseld-kiosk exited with {self.process.returncode}: {open(self.log_path).read()[-3000:]}")
+        import socket
+        try:
+            with socket.create_connection(("127.0.0.1", self.devtools), timeout=0.2):
+                return True
+        except OSError:
+            return False
+
+    def _attach(self):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        options = webdriver.ChromeOptions()
+        options.debugger_address = f"127.0.0.1:{self.devtools}"
+        return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+
+    def js(self, script):
+        return self.driver.execute_script(script)
+
+    def wait(self, script, timeout=15, what=None):
+        return wait_for(lambda: self.js(script), timeout, what or script, interval=0.1)
+
+    def screenshot(self, path):
+        """grim through cage's screencopy, as the kiosk user (the Wayland socket is theirs)."""
+        out = subprocess.run(as_kiosk_user(["grim", os.path.join(self.runtime, "shot.png")]),
+                             env={"PATH": os.environ.get("PATH", ""), "XDG_RUNTIME_DIR": self.runtime,
+                                  "WAYLAND_DISPLAY": "wayland-0"}, capture_output=True, text=True, timeout=20)
+        assert out.returncode == 0, f"grim: {out.stderr}"
+        shutil.copyfile(os.path.join(self.runtime, "shot.png"), path)
+        print(f"screenshot: {path}", file=sys.stderr)
+        return png_pixels(path)
+
+    def tap(self, x, y):
+        """A finger's tap at (x, y) CSS pixels of the page (Input.dispatchTouchEvent)."""
+        for kind, points in (("touchStart", [{"x": x, "y": y, "id": 1}]), ("touchEnd", [])):
+            self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def stop(self):
+        try:
+            self.driver.quit()  # detaches chromedriver; the browser is cage's
+        except Exception:
+            pass
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def installed(workdir):
+    """The page, the owner's cards and the kiosk script, installed into a temporary prefix."""
+    dest = tempfile.mkdtemp(prefix="prefix-", dir=workdir)
+    static, folder = install_web(dest)
+    out = subprocess.run(["make", "-s", "-C", ROOT, "install-kiosk", f"PREFIX={dest}/usr", f"SYSCONFDIR={dest}/etc"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, f"make install-kiosk: {out.stdout} {out.stderr}"
+    os.chmod(dest, 0o755)
+    return static, folder, os.path.join(dest, "usr", "bin", "carouseld-kiosk")
+
+
+@pytest.fixture
+def kiosk(workdir, installed):
+    started = []
+
+    def make(query, rotate=90, config=None):
+        static, folder, script = installed
+        daemon = Daemon(workdir, "kiosk", config or {})
+        started.append(daemon)
+        bridge = Bridge(workdir, socket_path=daemon.socket, extra=["--static", static])
+        started.append(bridge)
+        k = Kiosk(workdir, script, bridge.url + query, rotate)
+        started.append(k)
+        return daemon, bridge, k
+
+    yield make
+    for thing in reversed(started):
+        thing.stop()
+
+
+def settled(k, count):
+    k.wait(f"""const c = window.carousel && window.carousel.client;
+        return c && c.state && c.state.count === {count} && c.state.phase === 'idle' && c.layout
+          && [...document.images].every(i => i.complete && i.naturalWidth > 0)""", 30, f"the carousel at rest with {count} cards")
+    # Two frames after the last change, so the compositor has the picture.
+    k.driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()))")
+    time.sleep(0.3)
+
+
+def test_the_kiosk_shows_the_owners_cards_full_screen_and_a_tap_follows_the_link(kiosk, workdir):
+    daemon, bridge, k = kiosk("?status=off&cards=cards/cards.json", rotate=90)
+    settled(k, 3)
+    w, h = k.size
+    # Full screen: the page's viewport is the whole output, the status line is hidden, and the
+    # carousel fills the page (the daemon's viewport is the page's).
+    viewport = k.js("return [innerWidth, innerHeight, document.querySelector('[data-carousel-status]').hidden]")
+    assert viewport == [w, h, True], f"the page is {viewport}, the output {w} x {h}"
+    layout = k.js("return window.carousel.client.layout.viewport")
+    assert (layout["width"], layout["height"]) == (w, h)
+    card = k.js("""const e = document.querySelector('[data-carousel] [data-index="0"][aria-current="true"]');
+        const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height, e.querySelector('img').alt, e.dataset.link]""")
+    x, y, cw, ch, alt, link = card
+    assert alt == "A red card with the letter A" and link == bridge.url + "cards/target.html?from=card1"
+    shot = os.path.join(workdir, "1-portrait-own-cards.png")
+    sw, sh, rows = k.screenshot(shot)
+    assert (sw, sh) == (w, h), f"the screenshot is {sw} x {sh}, not the {w} x {h} output"
+    # The centered card's middle is the red picture (#d62828), the top and bottom edges of the
+    # screen the page's dark background: the page, not a window, covers the output.
+    cx, cy = int(x + cw / 2), int(y + ch * 0.15)
+    assert near(rows[cy][cx], (0xd6, 0x28, 0x28)), f"centre of card 1 at {cx},{cy} is {rows[cy][cx]}"
+    for px, py in ((2, 2), (w - 3, 2), (2, h - 3), (w - 3, h - 3)):
+        assert max(rows[py][px]) < 60, f"corner {px},{py} is {rows[py][px]}, not the page's dark background"
+    # A finger's tap on the centered card follows its link: the linked page (all yellow) fills the screen.
+    k.tap(x + cw / 2, y + ch / 2)
+    wait_for(lambda: k.driver.current_url == bridge.url + "cards/target.html?from=card1", 15, "the linked page")
+    k.wait("return document.readyState === 'complete' && document.querySelector('[data-linked-page]')", 15, "the linked page drawn")
+    time.sleep(0.5)
+    sw, sh, rows = k.screenshot(os.path.join(workdir, "2-portrait-after-tap.png"))
+    yellow = sum(near(rows[py][px], (0xff, 0xd6, 0x0a)) for px in range(0, sw, 40) for py in range(0, sh, 40))
+    total = len(range(0, sw, 40)) * len(range(0, sh, 40))
+    assert yellow >= 0.9 * total, f"{yellow} of {total} sampled pixels are the linked page's yellow"
+
+
+def test_landscape_kiosk_with_the_status_line_and_numbered_cards(kiosk, workdir):
+    daemon, bridge, k = kiosk("", rotate=180, config={"carousel": {"count": "12"}})
+    settled(k, 12)
+    w, h = k.size
+    status = k.js("""const s = document.querySelector('[data-carousel-status]'), r = s.getBoundingClientRect();
+        return [innerWidth, innerHeight, s.hidden, r.top, r.height, s.textContent]""")
+    assert status[:3] == [w, h, False] and status[3] + status[4] == h, status
+    assert "connected" in status[5], status[5]
+    sw, sh, rows = k.screenshot(os.path.join(workdir, "3-landscape-numbered-with-status.png"))
+    assert (sw, sh) == (w, h)
+    # The status line's band at the bottom differs from the stage above it (a visible line).
+    band = rows[int(status[3] + status[4] / 2)]
+    assert any(max(p) > 120 for p in band[:400]), "no text in the status line's band"
+
+
+def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_groups():
+    with tempfile.TemporaryDirectory() as d:
+        text = open(os.path.join(ROOT, "systemd", "carouseld-kiosk.service")).read()
+        unit = os.path.join(d, "carouseld-kiosk.service")
+        with open(unit, "w") as f:
+            f.write(text.replace("ExecStart=/usr/local/bin/carouseld-kiosk", f"ExecStart={os.path.join(ROOT, 'scripts', 'carouseld-kiosk')}"))
+        # --man=no: Documentation=man:carouseld-kiosk(1) is generated (make man), not installed here.
+        out = subprocess.run(["systemd-analyze", "verify", "--man=no", unit], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and out.stderr == "", out.stderr
+        root = os.path.join(d, "root")
+        os.makedirs(os.path.join(root, "etc"))
+        conf = [os.path.join(ROOT, "systemd", "sysusers.d", f) for f in ("carouseld.conf", "carouseld-web.conf", "carouseld-kiosk.conf")]
+        out = subprocess.run(["systemd-sysusers", f"--root={root}", *conf], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        users = {l.split(":")[0]: l.strip().split(":") for l in open(os.path.join(root, "etc", "passwd"))}
+        assert users["carouseld-kiosk"][5] == "/var/lib/carouseld-kiosk"
+        member = {l.split(":")[0] for l in open(os.path.join(root, "etc", "group")) if "carouseld-kiosk" in l.strip().split(":")[3].split(",")}
+        assert member == {"video", "render"}, member
+    for line in ("User=carouseld-kiosk", "PAMName=carouseld-kiosk", "TTYPath=/dev/tty7", "StandardInput=tty-fail",
+                 "Conflicts=getty@tty7.service", "Restart=always", "StateDirectory=carouseld-kiosk"):
+        assert line in text.splitlines(), line
+    # Every setting the environment file shows is an option the script reads.
+    env = open(os.path.join(ROOT, "configs", "carouseld-kiosk.env")).read()
+    names = set(re.findall(r"(?m)^#(CAROUSELD_KIOSK_[A-Z]+)=", env))
+    script = open(os.path.join(ROOT, "scripts", "carouseld-kiosk")).read()
+    assert names == {"CAROUSELD_KIOSK_URL", "CAROUSELD_KIOSK_BROWSER", "CAROUSELD_KIOSK_ROTATE", "CAROUSELD_KIOSK_FLAGS",
+                     "CAROUSELD_KIOSK_WAIT"} and all(f"${{{n}:-" in script for n in names)
