@@ -89,7 +89,7 @@ def near(pixel, rgb, tolerance=40):
 class Kiosk:
     """carouseld-kiosk (installed by make install-kiosk) in cage on the headless backend."""
 
-    def __init__(self, workdir, script, url, rotate):
+    def __init__(self, workdir, script, url, rotate, extra_env=None):
         self.dir = tempfile.mkdtemp(prefix="kiosk-", dir=workdir)
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
@@ -106,10 +106,21 @@ class Kiosk:
                # The test's only additions to the kiosk's own flags: a DevTools port on loopback to
                # read the DOM and tap, and no GPU process (there is no GPU).
                "CAROUSELD_KIOSK_FLAGS": f"--remote-debugging-address=127.0.0.1 --remote-debugging-port={self.devtools} --disable-gpu"}
+        env.update(extra_env or {})
         self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(as_kiosk_user([script, "--rotate", str(rotate)]), env=env,
                                         stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         self.size = OUTPUT if rotate in (0, 180) else OUTPUT[::-1]
+        self.driver = None
+        self.attach()
+
+    def attach(self):
+        """Attaches to the browser cage runs (again, after the kiosk restarted it)."""
+        if self.driver:
+            try:
+                self.driver.quit()
+            except Exception:
+                pass
         wait_for(self._devtools_up, 30, "Chromium's DevTools port in cage", interval=0.1)
         self.driver = self._attach()
 
@@ -182,13 +193,13 @@ def installed(workdir):
 def kiosk(workdir, installed):
     started = []
 
-    def make(query, rotate=90, config=None):
+    def make(query, rotate=90, config=None, extra_env=None):
         static, folder, script = installed
         daemon = Daemon(workdir, "kiosk", config or {})
         started.append(daemon)
         bridge = Bridge(workdir, socket_path=daemon.socket, extra=["--static", static])
         started.append(bridge)
-        k = Kiosk(workdir, script, bridge.url + query, rotate)
+        k = Kiosk(workdir, script, bridge.url + query, rotate, {"CAROUSELD_KIOSK_SOCKET": daemon.socket, **(extra_env or {})})
         started.append(k)
         return daemon, bridge, k
 
@@ -281,4 +292,55 @@ def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_g
     names = set(re.findall(r"(?m)^#(CAROUSELD_KIOSK_[A-Z]+)=", env))
     script = open(os.path.join(ROOT, "scripts", "carouseld-kiosk")).read()
     assert names == {"CAROUSELD_KIOSK_URL", "CAROUSELD_KIOSK_BROWSER", "CAROUSELD_KIOSK_ROTATE", "CAROUSELD_KIOSK_FLAGS",
-                     "CAROUSELD_KIOSK_WAIT"} and all(f"${{{n}:-" in script for n in names)
+                     "CAROUSELD_KIOSK_WAIT", "CAROUSELD_KIOSK_SOCKET"} and all(f"${{{n}:-" in script for n in names)
+
+
+# A stand-in for `carouselctl watch --orientation` (its documented output: one orientation name
+# per line, the current one first): it records its arguments and prints the lines the test
+# appends to a file, so the test replays a turn of the device without a sensor.
+FAKE_CAROUSELCTL = """#!/bin/sh
+echo "$*" >> "$ORIENTATION_FILE.args"
+exec tail -n +1 -f "$ORIENTATION_FILE"
+"""
+
+
+def test_rotate_auto_turns_the_output_when_the_device_turns(kiosk, workdir):
+    bin_dir = tempfile.mkdtemp(prefix="fake-carouselctl-", dir=workdir)
+    os.chmod(bin_dir, 0o755)
+    with open(os.path.join(bin_dir, "carouselctl"), "w") as f:
+        f.write(FAKE_CAROUSELCTL)
+    os.chmod(os.path.join(bin_dir, "carouselctl"), 0o755)
+    orientation = os.path.join(bin_dir, "orientation")
+    with open(orientation, "w") as f:
+        f.write("bottom-up\n")  # held upside down: 180
+    os.chmod(orientation, 0o644)
+    os.chmod(bin_dir, 0o777)  # the stand-in, run as the kiosk's user, writes its .args beside it
+    daemon, bridge, k = kiosk("?status=off&cards=cards/cards.json", rotate="auto",
+                              extra_env={"PATH": f"{bin_dir}:{os.environ.get('PATH', '')}", "ORIENTATION_FILE": orientation})
+    settled(k, 3)
+    assert k.js("return [innerWidth, innerHeight]") == [1280, 720]
+    k.size = OUTPUT
+    sw, sh, rows = k.screenshot(os.path.join(workdir, "4-auto-bottom-up-landscape.png"))
+    assert (sw, sh) == OUTPUT
+    # The device turns: its left edge goes up (left-up, 90). The kiosk restarts cage turned.
+    with open(orientation, "a") as f:
+        f.write("left-up\n")
+    wait_for(lambda: "orientation left-up" in open(k.log_path).read(), 10, "the kiosk to see the turn")
+    k.attach()
+    k.wait("return innerWidth === 720 && innerHeight === 1280", 30, "the page in portrait")
+    settled(k, 3)
+    layout = k.js("return window.carousel.client.layout.viewport")
+    assert (layout["width"], layout["height"]) == (720, 1280), layout
+    card = k.js("""const e = document.querySelector('[data-carousel] [aria-current="true"]'), r = e.getBoundingClientRect();
+        return [r.left, r.top, r.width, r.height]""")
+    sw, sh, rows = k.screenshot(os.path.join(workdir, "5-auto-left-up-portrait.png"))
+    assert (sw, sh) == (720, 1280)
+    # Upright: the centered card's red picture is where the page drew it, in the screenshot's
+    # own (upright) coordinates, and the card is taller than wide, as on the page.
+    cx, cy = int(card[0] + card[2] / 2), int(card[1] + card[3] * 0.15)
+    assert near(rows[cy][cx], (0xd6, 0x28, 0x28)), f"centre of card 1 at {cx},{cy} is {rows[cy][cx]}"
+    assert card[3] > card[2]
+    args = open(orientation + ".args").read().split("\n")[0]
+    assert args == f"watch --orientation --socket {daemon.socket}", args
+    log = open(k.log_path).read()
+    assert "starting cage turned 180°" in log and "starting cage turned 90°" in log, log[-2000:]
