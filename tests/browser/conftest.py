@@ -31,6 +31,18 @@ def free_port():
         return s.getsockname()[1]
 
 
+def listening(process, port, name, log_path):
+    """Whether 127.0.0.1:port accepts a connection; fails the setup when `process` (which
+    should listen there) has exited, with the end of its log."""
+    if process.poll() is not None:
+        fail_setup(f"{name} exited with {process.returncode}: {open(log_path).read()[-3000:]}")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
 def wait_for(predicate, timeout, what, interval=0.02):
     deadline = time.monotonic() + timeout
     last = None
@@ -174,13 +186,7 @@ class Bridge:
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def _listening(self):
-        if self.process.poll() is not None:
-            fail_setup(f"the bridge exited with {self.process.returncode}: {open(self.log_path).read()}")
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                return True
-        except OSError:
-            return False
+        return listening(self.process, self.port, "the bridge", self.log_path)
 
     def stop(self):
         if self.process.poll() is None:

@@ -26,7 +26,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "browser"))
 
-from conftest import ROOT, Bridge, Daemon, fail_setup, free_port, wait_for  # noqa: E402
+from conftest import ROOT, Bridge, Daemon, free_port, listening, wait_for  # noqa: E402
 from owner_cards import install_web  # noqa: E402
 
 NOBODY = 65534
@@ -125,14 +125,7 @@ class Kiosk:
         self.driver = self._attach()
 
     def _devtools_up(self):
-        if self.process.poll() is not None:
-            fail_setup(f"carouseld-kiosk exited with {self.process.returncode}: {open(self.log_path).read()[-3000:]}")
-        import socket
-        try:
-            with socket.create_connection(("127.0.0.1", self.devtools), timeout=0.2):
-                return True
-        except OSError:
-            return False
+        return listening(self.process, self.devtools, "carouseld-kiosk", self.log_path)
 
     def _attach(self):
         from selenium import webdriver
