@@ -80,6 +80,15 @@ enum ConfigurationKeys {
     } + [
         .init(section: "tilt", name: "neutral_tracking_s") { v, c throws(ConfigurationValueProblem) in
             c.tilt.neutralTrackingSeconds = try V.number(v, in: 0...3600, unit: "seconds, 0 = off") },
+        .init(section: "tilt", name: "orientation_face_deg") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.orientation.faceDegrees = try V.number(v, in: OrientationDetector.Configuration.faceDegreesRange,
+                                                          unit: "degrees") },
+        .init(section: "tilt", name: "orientation_hysteresis_deg") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.orientation.hysteresisDegrees = try V.number(v, in: OrientationDetector.Configuration.hysteresisDegreesRange,
+                                                                unit: "degrees") },
+        .init(section: "tilt", name: "orientation_dwell_s") { v, c throws(ConfigurationValueProblem) in
+            c.tilt.orientation.dwellSeconds = try V.number(v, in: OrientationDetector.Configuration.dwellSecondsRange,
+                                                           unit: "seconds") },
     ]
 
     static let carousel: [ConfigurationKey] = [

@@ -174,14 +174,19 @@ public struct TiltSection: Equatable, Sendable {
     /// `neutral_tracking_s` — time constant in seconds with which the neutral attitude slowly
     /// follows the held attitude; 0 (default) turns tracking off. Range 0…3600.
     public var neutralTrackingSeconds: Double
+    /// `orientation_face_deg`, `orientation_hysteresis_deg`, `orientation_dwell_s`: the
+    /// orientation detector's settings (defaults 65°, 10°, 0.5 s; `OrientationDetector`).
+    public var orientation: OrientationDetector.Configuration
 
     /// Creates tilt settings; the defaults are the built-in values.
     public init(mapping: TiltSettings = TiltSettings(), axis: Axis = .auto, displayRotation: Int = 0,
-                neutralTrackingSeconds: Double = 0) {
+                neutralTrackingSeconds: Double = 0,
+                orientation: OrientationDetector.Configuration = OrientationDetector.Configuration()) {
         self.mapping = mapping
         self.axis = axis
         self.displayRotation = displayRotation
         self.neutralTrackingSeconds = neutralTrackingSeconds
+        self.orientation = orientation
     }
 
     /// The built-in `[tilt]` values.

@@ -62,7 +62,7 @@ import MotionFusion
         let run = runCtl(["status", "--socket", daemon.socketPath])
         #expect(run.status == .ok, "stderr: \(run.err)")
         #expect(run.out == """
-        carouseld 9.9.9-fake (protocol 1.1) on \(daemon.socketPath)
+        carouseld 9.9.9-fake (protocol 1.2) on \(daemon.socketPath)
           uptime:       2 min
           config:       /etc/carouseld/carouseld.conf
           sensor:       replay, 100 Hz
@@ -99,7 +99,7 @@ import MotionFusion
             "sensor stale bmi160: no sample for 50 ms",
             "#13      index 4/20     position 3.750     snapping         roll -12.3°   pitch 1.5°    sensor replay",
         ])
-        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: false, maxRateHz: 20))])
+        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: false, maxRateHz: 20, orientation: true))])
     }
 
     @Test func watchJSONPassesObjectsThrough() throws {
@@ -109,7 +109,7 @@ import MotionFusion
         #expect(run.status == .ok)
         let classes = try run.out.split(separator: "\n").map { try WireJSONParser.parse($0.utf8)["class"]?.stringValue ?? "" }
         #expect(classes == ["WATCH", "STATE", "STATE", "SENSOR", "STATE", "INDEX", "STATE"])
-        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil))])
+        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil, orientation: true))])
     }
 
     @Test func watchItemsPrintsOneLinePerItemUnderEachState() throws {
@@ -127,7 +127,7 @@ import MotionFusion
             "#5       index 2/20     position 2.000     idle             roll 0.0°     pitch 0.0°    sensor replay",
             "  item 2    center 640.0,400.0 scale 0.840 alpha 0.920 z -82.3",
         ])
-        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil))])
+        #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil, orientation: true))])
     }
 
     @Test func controlCommandsSendTheirRequests() throws {
@@ -354,10 +354,10 @@ import MotionFusion
         let state = try WireJSONParser.parse(#"{"class":"STATE","seq":2,"index":0,"position":0,"phase":"idle","count":5,"tilt":{"roll_deg":null,"pitch_deg":null,"enabled":true},"sensor":"ok"}"#)
         #expect(StatusText.stateLine(state)
                 == "#2       index 0/5      position 0.000     idle             roll -        pitch -       sensor ok")
-        let greeting = try WireJSONParser.parse(#"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":1}"#)
+        let greeting = try WireJSONParser.parse(#"{"class":"VERSION","release":"0.1.0","proto_major":1,"proto_minor":2}"#)
         let status = try WireJSONParser.parse(#"{"class":"STATUS","release":"0.1.0","sensor":"ok","clients":1,"watchers":0}"#)
         let text = StatusText.render(greeting: greeting, status: status, state: state, socketPath: "/run/carouseld/carouseld.sock")
-        #expect(text.contains("(protocol 1.1)"))
+        #expect(text.contains("(protocol 1.2)"))
         #expect(text.hasSuffix("  tilt:         no estimate yet (enabled)\n"))
     }
 }

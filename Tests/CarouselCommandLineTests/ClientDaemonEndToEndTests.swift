@@ -16,7 +16,7 @@ import CarouselTestSupport
         let process: DaemonProcess
 
         /// - Parameter replayFile: the recording to replay (default: the bundled demo recording).
-        init(tilt: Bool = false, replayFile: String? = nil) throws {
+        init(tilt: Bool = false, replayFile: String? = nil, replayLoop: Bool = true) throws {
             dir = makeTempDirectory("e2e")
             chmod(dir, 0o755)  // the unprivileged client of `controlWithoutRightsIs77` must reach the socket
             socket = dir + "/carouseld.sock"
@@ -25,7 +25,7 @@ import CarouselTestSupport
             [sensor]
             source = replay
             replay_file = \(replayFile ?? TestPaths.packageRoot + "/data/demo-recording.csv")
-            replay_loop = yes
+            replay_loop = \(replayLoop ? "yes" : "no")
 
             [tilt]
             enabled = \(tilt ? "yes" : "no")
@@ -70,7 +70,7 @@ import CarouselTestSupport
         let daemon = try Daemon()
         let text = runCtl(["status", "--config", daemon.config])
         #expect(text.status == .ok, "stderr: \(text.err)\nlog: \(daemon.process.log)")
-        #expect(text.out.hasPrefix("carouseld \(carouseldRelease) (protocol 1.1) on \(daemon.socket)\n"))
+        #expect(text.out.hasPrefix("carouseld \(carouseldRelease) (protocol 1.2) on \(daemon.socket)\n"))
         #expect(text.out.contains("  sensor:       replay"))
         #expect(text.out.contains("item 0 of 10"))
 

@@ -15,7 +15,7 @@ import Testing
     @Test func version() {
         let result = Self.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.standardOutput == "carouseld \(carouseldRelease) (protocol 1.1)\n")
+        #expect(result.standardOutput == "carouseld \(carouseldRelease) (protocol 1.2)\n")
     }
 
     @Test func help() {

@@ -37,6 +37,9 @@ import Glibc
     max_deg = 30
     max_items_per_second = 4.5
     neutral_tracking_s = 60
+    orientation_face_deg = 70
+    orientation_hysteresis_deg = 15
+    orientation_dwell_s = 0.8
 
     [carousel]
     count = 7
@@ -104,7 +107,8 @@ import Glibc
             filter: FilterSettings(method: .complementary, gain: 0.8, lowpassHz: 7.5, accelRejectionDeg: 20),
             tilt: TiltSection(mapping: TiltSettings(enabled: false, mode: .position, deadZoneDegrees: 2, maxDegrees: 30,
                                                     maxItemsPerSecond: 4.5),
-                              axis: .pitch, displayRotation: 270, neutralTrackingSeconds: 60),
+                              axis: .pitch, displayRotation: 270, neutralTrackingSeconds: 60,
+                              orientation: .init(faceDegrees: 70, hysteresisDegrees: 15, dwellSeconds: 0.8)),
             carousel: CarouselSettings(count: 7, viewportWidth: 375, viewportHeight: 667, itemWidth: 160,
                                        itemHeight: 220, spacing: 12, axis: .vertical, direction: .rightToLeft,
                                        cyclic: true, style: .coverFlow, paging: .single, decelerationRate: 0.99),
@@ -131,7 +135,7 @@ import Glibc
         for (section, key) in DaemonConfiguration.knownKeys {
             #expect(Self.everyKeyText.contains("\n\(key) = "), "[\(section)] \(key) not covered")
         }
-        #expect(DaemonConfiguration.knownKeys.count == 69)
+        #expect(DaemonConfiguration.knownKeys.count == 72)
     }
 
     @Test func emptyTextGivesDefaults() throws {
@@ -174,7 +178,9 @@ import Glibc
         let text = "[tilt]\n; comment\n\nsensitivity = 3\n"
         #expect(throws: ConfigurationError.unknownKey(path: "/etc/c.conf", line: 4, section: "tilt", key: "sensitivity",
                                                       known: ["enabled", "axis", "display_rotation", "mode", "dead_zone_deg",
-                                                              "max_deg", "max_items_per_second", "neutral_tracking_s"])) {
+                                                              "max_deg", "max_items_per_second", "neutral_tracking_s",
+                                                              "orientation_face_deg", "orientation_hysteresis_deg",
+                                                              "orientation_dwell_s"])) {
             try DaemonConfiguration.parse(text: text, path: "/etc/c.conf")
         }
         do {

@@ -163,7 +163,7 @@ import Testing
         failing = [13]
         let a = connect(10), b = connect(11), c = connect(12), d = connect(13)
         // `a` took its whole VERSION line: nothing queued, nothing for the shell to do.
-        let version = #"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":1}"# + "\n"
+        let version = #"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":2}"# + "\n"
         #expect(written[10] == Array(version.utf8))
         #expect(h.core.pendingOutput(for: a).isEmpty)
         // `b` took 30 bytes: the rest is queued; `c` took none (EAGAIN); `d` failed: closed.

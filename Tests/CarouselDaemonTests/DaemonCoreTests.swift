@@ -67,7 +67,7 @@ struct CoreHarness {
     @Test func greetingThenWatchGivesWatchAndOneState() throws {
         var h = CoreHarness()
         let c = h.connect()
-        #expect(h.read(c) == [try WireJSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":1}"#)])
+        #expect(h.read(c) == [try WireJSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":2}"#)])
         #expect(!h.core.needsSamples)
         h.send(#"{"cmd":"watch","max_rate_hz":500}"#, from: c)
         let got = h.read(c)

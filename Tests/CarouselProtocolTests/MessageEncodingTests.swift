@@ -7,7 +7,7 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
 @Suite struct MessageEncodingTests {
     @Test func greeting() {
         #expect(text(ServerMessage.version(release: "0.1.0").encodedLine())
-            == "{\"class\":\"VERSION\",\"release\":\"0.1.0\",\"proto_major\":1,\"proto_minor\":1}\n")
+            == "{\"class\":\"VERSION\",\"release\":\"0.1.0\",\"proto_major\":1,\"proto_minor\":2}\n")
     }
 
     /// LAYOUT (1.1): every field of the geometry and the style's configuration name; vertical

@@ -12,8 +12,8 @@ enum ControlRequest {
     static func setCount(_ count: Int) -> String { Request.setCount(count).jsonText }
 
     /// `{"cmd":"watch","enable":true,"items":B[,"max_rate_hz":R]}`
-    static func watch(items: Bool, maxRateHz: Double?) -> String {
-        Request.watch(WatchRequest(enable: true, items: items, maxRateHz: maxRateHz)).jsonText
+    static func watch(items: Bool, maxRateHz: Double?, orientation: Bool = false) -> String {
+        Request.watch(WatchRequest(enable: true, items: items, maxRateHz: maxRateHz, orientation: orientation)).jsonText
     }
 
     static let recenterTilt = #"{"cmd":"recenter_tilt"}"#

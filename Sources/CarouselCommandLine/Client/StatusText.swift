@@ -33,6 +33,7 @@ enum StatusText {
         } else {
             row("tilt:", "roll \(number(tilt?["roll_deg"], 1))°, pitch \(number(tilt?["pitch_deg"], 1))° (\(enabled))")
         }
+        if let orientation = status["orientation"]?.stringValue { row("orientation:", orientation) }
         return text
     }
 

@@ -1,15 +1,20 @@
 import CarouselProtocol
 
-/// `carouselctl watch`: subscribe to STATE/INDEX/SENSOR (INTERFACES §2) and print them.
+/// `carouselctl watch`: subscribe to STATE/INDEX/SENSOR/ORIENTATION (INTERFACES §2) and print them.
 enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch",
         summary: "Print the carousel state live as carouseld publishes it.",
         discussion: """
         Sends 'watch' and prints one line per STATE (seq, index/count, position in items, phase, \
-        tilt roll/pitch in degrees, sensor status), INDEX changes and SENSOR status changes, until \
-        interrupted (Ctrl-C) or, with --count N, after N states. With --json every message is \
+        tilt roll/pitch in degrees, sensor status), INDEX changes, SENSOR status changes and \
+        ORIENTATION changes ('orientation left-up'), until interrupted (Ctrl-C) or, with \
+        --count N, after N states. With --json every message is \
         printed as the daemon sent it (NDJSON, one object per line), for scripts and 'jq'. \
+        With --orientation only the device orientation is printed, one line per change, the \
+        current one first: one of normal, bottom-up, left-up, right-up, face-up, face-down, \
+        undefined (iio-sensor-proxy's names); with --json the ORIENTATION objects instead \
+        ('{"class":"ORIENTATION","orientation":"left-up"}'); --count then counts those lines. \
         With --items each STATE line is followed by one indented line per visible item (index, \
         center x,y in points, scale, alpha, zIndex); --json prints them in full, with the \
         transform. The daemon sends nothing while the carousel and the device are still.
@@ -21,6 +26,7 @@ enum WatchCommand {
             OptionSpec("--items", help: "Ask for the visible items' attributes: one line per item under each state."),
             OptionSpec("--rate", value: "HZ", help: "Highest STATE rate wanted, Hz (default: the daemon's max_rate_hz)."),
             OptionSpec("--count", short: "-n", value: "N", help: "Exit after N STATE messages (default: run until interrupted)."),
+            OptionSpec("--orientation", help: "Print only the device orientation, one line per change (the current one first)."),
             OperatorSettings.socketOption,
             OperatorSettings.configOption,
         ],
@@ -28,11 +34,15 @@ enum WatchCommand {
             let rate = try args.double("--rate", in: 0.1...1000)
             let limit = try args.int("--count", in: 1...Int.max)
             let json = args.has("--json")
+            let orientationOnly = args.has("--orientation")
             let settings = try OperatorSettings.load(args, io: io)
             let client = try settings.connect(args)
             defer { client.close() }
-            let reply = try client.request(ControlRequest.watch(items: args.has("--items"), maxRateHz: rate),
+            let reply = try client.request(ControlRequest.watch(items: args.has("--items"), maxRateHz: rate, orientation: true),
                                            cmd: "watch", expecting: ["WATCH"])
+            if orientationOnly {
+                return try printOrientation(client, json: json, limit: limit, io: io)
+            }
             if json {
                 io.out(client.lastLine + "\n")
             } else if let hz = reply["max_rate_hz"]?.doubleValue {
@@ -63,6 +73,8 @@ enum WatchCommand {
                         if let name = message["name"]?.stringValue { line += " \(name)" }
                         if let text = message["message"]?.stringValue { line += ": \(text)" }
                         io.out(line + "\n")
+                    case "ORIENTATION":
+                        io.out("orientation \(message["orientation"]?.stringValue ?? "?")\n")
                     case "ERROR":
                         throw DaemonClient.error(from: message, cmd: "watch", socketPath: client.socketPath)
                     default: break
@@ -75,4 +87,28 @@ enum WatchCommand {
             }
         }
     )
+
+    /// `--orientation`: one line per ORIENTATION (the name, or with `json` the object as sent),
+    /// after `limit` of them exits 0.
+    static func printOrientation(_ client: DaemonClient, json: Bool, limit: Int?, io: CommandIO) throws -> ExitStatus {
+        var lines = 0
+        while true {
+            let message: WireJSON
+            do throws(CommandError) {
+                guard let m = try client.readMessage(timeoutSeconds: nil) else { continue }
+                message = m
+            } catch {
+                throw CommandError(.unavailable, "\(client.socketPath): carouseld went away (\(error.message))")
+            }
+            switch message["class"]?.stringValue {
+            case "ORIENTATION":
+                io.out((json ? client.lastLine : message["orientation"]?.stringValue ?? "?") + "\n")
+                lines += 1
+                if let limit, lines >= limit { return .ok }
+            case "ERROR":
+                throw DaemonClient.error(from: message, cmd: "watch", socketPath: client.socketPath)
+            default: break
+            }
+        }
+    }
 }

@@ -50,6 +50,8 @@ struct WatchSettings: Equatable {
     var maxRateHz: Double
     /// `1 / maxRateHz` in ns, computed when the rate is set (not per STATE considered).
     var frameIntervalNanoseconds: Int64
+    /// ORIENTATION lines wanted (`watch` `orientation`, protocol 1.2).
+    var orientation = false
 }
 
 /// What the daemon keeps per connection: framing, rights, lifecycle, the publishing cursor and

@@ -54,12 +54,14 @@ extension DaemonCore {
         if !w.enable { s.outbox.dropHeld() }
         setSubscription(of: s) {
             $0.watch = w.enable
-                ? WatchSettings(items: w.items, maxRateHz: rate, frameIntervalNanoseconds: frameInterval(rate)) : nil
+                ? WatchSettings(items: w.items, maxRateHz: rate, frameIntervalNanoseconds: frameInterval(rate),
+                                orientation: w.orientation) : nil
         }
-        send(.watch(enable: w.enable, items: w.items, maxRateHz: rate), to: s)
+        send(.watch(enable: w.enable, items: w.items, maxRateHz: rate, orientation: w.enable && w.orientation), to: s)
         if w.enable {
             append(LayoutMessage(engine.configuration).encodedLine(), to: s)
             deliverState(to: s, now: now, force: true)
+            if w.orientation { send(.orientation(orientation.rawValue), to: s) }
             if sensorStatus == .error || sensorStatus == .stale {
                 send(.sensor(status: sensorStatus.rawValue, name: sensorName, message: sensorMessage), to: s)
             }
@@ -70,7 +72,8 @@ extension DaemonCore {
         .status(release: carouseldRelease, uptimeSeconds: seconds(now), sensor: sensorStatus.rawValue,
                 sampleRateHz: sampleRateHz, clients: clientCount, watchers: watcherCount,
                 configPath: configPath, calibration: calibration,
-                sensorName: sensorIdentity?.name, sensorPath: sensorIdentity?.path)
+                sensorName: sensorIdentity?.name, sensorPath: sensorIdentity?.path,
+                orientation: orientation.rawValue)
     }
 
     /// Changes what an open client subscribed to (nothing for a closing or closed one).

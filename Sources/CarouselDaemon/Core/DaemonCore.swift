@@ -74,6 +74,8 @@ public final class DaemonCore {
     public private(set) var sensorName: String?
     public private(set) var sensorMessage: String?
     public internal(set) var tilt: TiltReading?
+    /// Which way up the device is held, as last told to watchers (`undefined` without an estimate).
+    public internal(set) var orientation: DeviceOrientation = .undefined
 
     let startNanoseconds: Int64
     /// The shell reads the sensor (between `sensorStarted` and `sensorStopped`).
@@ -350,6 +352,7 @@ public final class DaemonCore {
             for sample in samples { if let r = pipeline.process(sample) { latest = r } }
             if let latest {
                 tilt = latest
+                orientationChanged(to: latest.orientation)
                 engine.tilt(rollDegrees: latest.driveDegrees, at: seconds(now))
                 if !recenterWaiters.isEmpty { finishRecenterWaits(now: now) }
             }
@@ -380,6 +383,7 @@ public final class DaemonCore {
     /// no tilt while the carousel still follows the last roll.
     @discardableResult
     private func dropTilt(now: Int64) -> Bool {
+        orientationChanged(to: .undefined)
         guard tilt != nil || engine.tiltRollDegrees != 0 else { return false }
         tilt = nil
         engine.tilt(rollDegrees: 0, at: seconds(now))
@@ -397,6 +401,14 @@ public final class DaemonCore {
         let line = ServerMessage.sensor(status: status.rawValue, name: name, message: message).encodedLine()
         for s in watchers() { append(line, to: s) }
         publish(now: now)
+    }
+
+    /// Tells the watchers that asked for it (`watch` `orientation`) when the orientation changes.
+    func orientationChanged(to new: DeviceOrientation) {
+        guard new != orientation else { return }
+        orientation = new
+        let line = ServerMessage.orientation(new.rawValue).encodedLine()
+        for s in watchers() where s.watch?.orientation == true { append(line, to: s) }
     }
 
     /// The frame timer fired (or any wake-up): advance the engine and publish what is due.

@@ -7,10 +7,14 @@ public struct TiltReading: Equatable, Sendable {
     public var pitchDegrees: Double
     /// The signed angle the engine takes as roll, degrees (`TiltInput.driveDegrees`).
     public var driveDegrees: Double
-    public init(rollDegrees: Double, pitchDegrees: Double, driveDegrees: Double) {
+    /// Which way up the device is held (`OrientationDetector` on the same estimate).
+    public var orientation: DeviceOrientation
+    public init(rollDegrees: Double, pitchDegrees: Double, driveDegrees: Double,
+                orientation: DeviceOrientation = .undefined) {
         self.rollDegrees = rollDegrees
         self.pitchDegrees = pitchDegrees
         self.driveDegrees = driveDegrees
+        self.orientation = orientation
     }
 }
 
@@ -24,7 +28,8 @@ public protocol TiltPipeline: AnyObject {
     func recenter() -> Bool
 }
 
-/// The real pipeline: `Calibration.apply` → `AttitudeEstimator` → `TiltInputMapper`.
+/// The real pipeline: `Calibration.apply` → `AttitudeEstimator` → `TiltInputMapper`, and the
+/// `OrientationDetector` on the same estimates (the device frame, not relative to neutral).
 ///
 /// Accelerometer-only sensors use the accelerometer estimator (DESIGN §5): the gyro filters
 /// correct toward the accelerometer with a time constant of seconds (gain 0.5/s), which with no
@@ -42,13 +47,16 @@ public final class MotionTiltPipeline: TiltPipeline {
     private var estimator: AttitudeEstimator
     private var accelOnlyEstimator: AttitudeEstimator?
     private var mapper: TiltInputMapper
+    private var orientation: OrientationDetector
     private var lastWasAccelOnly = false
 
-    public init(calibration: Calibration, estimator: AttitudeEstimator.Configuration, mapper: TiltInputMapper) {
+    public init(calibration: Calibration, estimator: AttitudeEstimator.Configuration, mapper: TiltInputMapper,
+                orientation: OrientationDetector.Configuration = OrientationDetector.Configuration()) {
         self.calibration = calibration
         self.configuration = estimator
         self.estimator = AttitudeEstimator(estimator)
         self.mapper = mapper
+        self.orientation = OrientationDetector(orientation)
     }
 
     public func process(_ sample: IMUSample) -> TiltReading? {
@@ -70,9 +78,10 @@ public final class MotionTiltPipeline: TiltPipeline {
             estimate = estimator.update(calibrated)
         }
         guard let estimate else { return nil }
+        let held = orientation.update(estimate)
         let input = mapper.map(estimate)
         return TiltReading(rollDegrees: input.rollDegrees, pitchDegrees: input.pitchDegrees,
-                           driveDegrees: input.driveDegrees)
+                           driveDegrees: input.driveDegrees, orientation: held)
     }
 
     public func recenter() -> Bool {

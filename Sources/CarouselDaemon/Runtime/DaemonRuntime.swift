@@ -122,7 +122,8 @@ final class DaemonRuntime {
     /// `Calibration.apply` → estimator → mapper with the calibration's neutral attitude.
     static func makePipeline(_ c: DaemonConfiguration, calibration: Calibration = .identity) -> TiltPipeline {
         MotionTiltPipeline(calibration: calibration, estimator: EngineSetup.estimatorConfiguration(c),
-                           mapper: EngineSetup.tiltMapper(c, calibration: calibration))
+                           mapper: EngineSetup.tiltMapper(c, calibration: calibration),
+                           orientation: c.tilt.orientation)
     }
 
     // MARK: - Calibration

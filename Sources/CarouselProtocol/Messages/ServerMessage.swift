@@ -90,15 +90,18 @@ public struct WireCalibration: Sendable, Equatable {
 
 /// The server's messages other than STATE (INTERFACES §2), each one NDJSON line.
 public enum ServerMessage: Sendable, Equatable {
-    /// The greeting: `{"class":"VERSION","release","proto_major":1,"proto_minor":1}`.
+    /// The greeting: `{"class":"VERSION","release","proto_major":1,"proto_minor":2}`.
     case version(release: String)
-    /// The watch settings in effect.
-    case watch(enable: Bool, items: Bool, maxRateHz: Double)
+    /// The watch settings in effect; `orientation` is on the wire only when true (protocol 1.2).
+    case watch(enable: Bool, items: Bool, maxRateHz: Double, orientation: Bool = false)
+    /// `ORIENTATION {orientation}` (protocol 1.2): which way up the device is held, one of
+    /// `DeviceOrientation`'s names, to watchers that asked for it.
+    case orientation(String)
     case index(index: Int, previous: Int?)
     case sensor(status: String, name: String?, message: String?)
     case status(release: String, uptimeSeconds: Double, sensor: String, sampleRateHz: Double?, clients: Int,
                 watchers: Int, configPath: String?, calibration: WireCalibration,
-                sensorName: String? = nil, sensorPath: String? = nil)
+                sensorName: String? = nil, sensorPath: String? = nil, orientation: String? = nil)
     /// `SENSORS {sensors}` with the JSON array of INTERFACES §6 as IIOSensors encodes it
     /// (`SensorInfo.jsonArray`, the same text `carouselctl sensors --json` prints).
     case sensors(json: String)
@@ -109,9 +112,10 @@ public enum ServerMessage: Sendable, Equatable {
 
     /// Protocol version implemented here (1.1 adds `LAYOUT`, STATE `autoplay`, the
     /// `set_autoplay`, `insert_items`, `remove_items` and `set_style` requests, and STATE
-    /// `tilt` roll and pitch are `null` without an estimate).
+    /// `tilt` roll and pitch are `null` without an estimate; 1.2 adds `watch` `orientation`,
+    /// `ORIENTATION` and STATUS `orientation`).
     public static let protoMajor = 1
-    public static let protoMinor = 1
+    public static let protoMinor = 2
 
     /// The NDJSON line, ending with `\n`.
     public func encodedLine() -> [UInt8] {
@@ -123,11 +127,15 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("release"); w.string(release)
             w.key("proto_major"); w.int(ServerMessage.protoMajor)
             w.key("proto_minor"); w.int(ServerMessage.protoMinor)
-        case let .watch(enable, items, rate):
+        case let .watch(enable, items, rate, orientation):
             w.key("class"); w.string("WATCH")
             w.key("enable"); w.bool(enable)
             w.key("items"); w.bool(items)
             w.key("max_rate_hz"); w.number(rate)
+            if orientation { w.key("orientation"); w.bool(true) }
+        case let .orientation(name):
+            w.key("class"); w.string("ORIENTATION")
+            w.key("orientation"); w.string(name)
         case let .index(index, previous):
             w.key("class"); w.string("INDEX")
             w.key("index"); w.int(index)
@@ -137,7 +145,8 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("status"); w.string(status)
             if let name { w.key("name"); w.string(name) }
             if let message { w.key("message"); w.string(message) }
-        case let .status(release, uptime, sensor, rate, clients, watchers, configPath, calibration, sensorName, sensorPath):
+        case let .status(release, uptime, sensor, rate, clients, watchers, configPath, calibration, sensorName, sensorPath,
+                         orientation):
             w.key("class"); w.string("STATUS")
             w.key("release"); w.string(release)
             w.key("uptime_s"); w.number(uptime)
@@ -154,6 +163,7 @@ public enum ServerMessage: Sendable, Equatable {
             // Not in INTERFACES §2's list but additive: the sensor a calibration must belong to.
             if let sensorName { w.key("sensor_name"); w.string(sensorName) }
             if let sensorPath { w.key("sensor_path"); w.string(sensorPath) }
+            if let orientation { w.key("orientation"); w.string(orientation) }
         case let .sensors(json):
             w.key("class"); w.string("SENSORS")
             w.key("sensors"); w.raw(Array(json.utf8))

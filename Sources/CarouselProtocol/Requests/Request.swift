@@ -20,10 +20,14 @@ public struct WatchRequest: Sendable, Equatable {
     public var items: Bool
     /// Highest STATE rate wanted, Hz; nil: the server's `max_rate_hz`. The server caps it.
     public var maxRateHz: Double?
-    public init(enable: Bool = true, items: Bool = false, maxRateHz: Double? = nil) {
+    /// Also send ORIENTATION: the current one after the first STATE, then one per change
+    /// (default false; protocol 1.2).
+    public var orientation: Bool
+    public init(enable: Bool = true, items: Bool = false, maxRateHz: Double? = nil, orientation: Bool = false) {
         self.enable = enable
         self.items = items
         self.maxRateHz = maxRateHz
+        self.orientation = orientation
     }
 }
 

@@ -71,7 +71,8 @@ public enum RequestDecoder {
         if let rate, !(rate > 0) { throw fields.bad("max_rate_hz", "must be greater than 0, got \(WireJSONWriter.format(rate))") }
         return .watch(WatchRequest(enable: try fields.optionalBool("enable") ?? true,
                                    items: try fields.optionalBool("items") ?? false,
-                                   maxRateHz: rate))
+                                   maxRateHz: rate,
+                                   orientation: try fields.optionalBool("orientation") ?? false))
     }
 
     private static func setCount(_ fields: Fields) throws(ProtocolError) -> Request {

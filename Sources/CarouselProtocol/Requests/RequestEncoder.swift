@@ -28,6 +28,7 @@ extension Request {
             w.key("enable"); w.bool(watch.enable)
             w.key("items"); w.bool(watch.items)
             optional("max_rate_hz", watch.maxRateHz)
+            if watch.orientation { w.key("orientation"); w.bool(true) }
         case .poll, .status, .sensors, .recenterTilt, .reload:
             break
         case let .samples(enable):
