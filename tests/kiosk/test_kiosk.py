@@ -288,37 +288,50 @@ def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_g
                      "CAROUSELD_KIOSK_WAIT", "CAROUSELD_KIOSK_SOCKET"} and all(f"${{{n}:-" in script for n in names)
 
 
-# A stand-in for `carouselctl watch --orientation` (its documented output: one orientation name
-# per line, the current one first): it records its arguments and prints the lines the test
-# appends to a file, so the test replays a turn of the device without a sensor.
-FAKE_CAROUSELCTL = """#!/bin/sh
-echo "$*" >> "$ORIENTATION_FILE.args"
-exec tail -n +1 -f "$ORIENTATION_FILE"
-"""
+def turn_recording(path, hold_s=10.0, turn_s=0.5, after_s=20.0, elevation_deg=45.0, rate_hz=100):
+    """A native recording (timestamp_ns,accel_x,...,gyro_z; m/s², rad/s) of a tablet held
+    bottom-up (upside down) at 45° for `hold_s`, then turned by +90° about the screen normal in
+    `turn_s` to left-up, and held there. As TurningRecording (docs/ORIENTATION.md): up vector
+    u = (cos e sin φ, cos e cos φ, sin e), accelerometer 9.81·u, gyroscope (0, 0, φ̇), with
+    φ(τ) = φ0 + 90° (1 − cos πτ) / 2; φ0 = 180° is bottom-up, 270° left-up."""
+    import math
+    e, q = math.radians(elevation_deg), math.pi / 2
+    lines = ["timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"]
+    for k in range(int((hold_s + turn_s + after_s) * rate_hz)):
+        t = k / rate_hz
+        tau = min(max((t - hold_s) / turn_s, 0.0), 1.0)
+        phi = math.pi + q * (1 - math.cos(math.pi * tau)) / 2
+        rate = q * math.pi * math.sin(math.pi * tau) / (2 * turn_s) if 0 < tau < 1 else 0.0
+        u = (math.cos(e) * math.sin(phi), math.cos(e) * math.cos(phi), math.sin(e))
+        lines.append(f"{round(t * 1e9)},{9.81 * u[0]:.6f},{9.81 * u[1]:.6f},{9.81 * u[2]:.6f},0,0,{rate:.6f}")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def test_rotate_auto_turns_the_output_when_the_device_turns(kiosk, workdir):
-    bin_dir = tempfile.mkdtemp(prefix="fake-carouselctl-", dir=workdir)
-    os.chmod(bin_dir, 0o755)
-    with open(os.path.join(bin_dir, "carouselctl"), "w") as f:
-        f.write(FAKE_CAROUSELCTL)
-    os.chmod(os.path.join(bin_dir, "carouselctl"), 0o755)
-    orientation = os.path.join(bin_dir, "orientation")
-    with open(orientation, "w") as f:
-        f.write("bottom-up\n")  # held upside down: 180
-    os.chmod(orientation, 0o644)
-    os.chmod(bin_dir, 0o777)  # the stand-in, run as the kiosk's user, writes its .args beside it
+    """A replayed turn through the real daemon and the real `carouselctl watch --orientation`:
+    the daemon replays the tablet upside down (bottom-up) for 10 s, then turned to left-up; the
+    kiosk starts turned 180° and, on the turn, restarts cage turned 90°."""
+    recording = os.path.join(tempfile.mkdtemp(prefix="turn-", dir=workdir), "turn.csv")
+    turn_recording(recording)
+    os.chmod(os.path.dirname(recording), 0o755)
+    bin_dir = os.environ.get("CAROUSELD_BIN_DIR") or os.path.join(ROOT, ".build", "debug")
     daemon, bridge, k = kiosk("?status=off&cards=cards/cards.json", rotate="auto",
-                              extra_env={"PATH": f"{bin_dir}:{os.environ.get('PATH', '')}", "ORIENTATION_FILE": orientation})
+                              config={"sensor": {"source": "replay", "replay_file": recording},
+                                      "tilt": {"enabled": "yes"},
+                                      # The kiosk, as another user, watches (read-only) like the
+                                      # kiosk user in group carouseld.
+                                      "server": {"socket_mode": "0666"}},
+                              extra_env={"PATH": f"{bin_dir}:{os.environ.get('PATH', '')}"})
+    wait_for(lambda: "starting cage turned" in open(k.log_path).read(), 15, "the kiosk's first start")
+    first = open(k.log_path).read()
+    assert "starting cage turned 180°" in first, first[-2000:]
     settled(k, 3)
     assert k.js("return [innerWidth, innerHeight]") == [1280, 720]
-    k.size = OUTPUT
     sw, sh, rows = k.screenshot(os.path.join(workdir, "4-auto-bottom-up-landscape.png"))
     assert (sw, sh) == OUTPUT
-    # The device turns: its left edge goes up (left-up, 90). The kiosk restarts cage turned.
-    with open(orientation, "a") as f:
-        f.write("left-up\n")
-    wait_for(lambda: "orientation left-up" in open(k.log_path).read(), 10, "the kiosk to see the turn")
+    # The recording turns the tablet at 10 s: left-up, 90°.
+    wait_for(lambda: "orientation left-up" in open(k.log_path).read(), 30, "the kiosk to see the turn")
     k.attach()
     k.wait("return innerWidth === 720 && innerHeight === 1280", 30, "the page in portrait")
     settled(k, 3)
@@ -333,7 +346,4 @@ def test_rotate_auto_turns_the_output_when_the_device_turns(kiosk, workdir):
     cx, cy = int(card[0] + card[2] / 2), int(card[1] + card[3] * 0.15)
     assert near(rows[cy][cx], (0xd6, 0x28, 0x28)), f"centre of card 1 at {cx},{cy} is {rows[cy][cx]}"
     assert card[3] > card[2]
-    args = open(orientation + ".args").read().split("\n")[0]
-    assert args == f"watch --orientation --socket {daemon.socket}", args
-    log = open(k.log_path).read()
-    assert "starting cage turned 180°" in log and "starting cage turned 90°" in log, log[-2000:]
+    assert "starting cage turned 90°" in open(k.log_path).read()
