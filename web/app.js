@@ -85,6 +85,14 @@ function sendGeometry(force) {
   client.setGeometry(g);
 }
 
+// The picture's rotation on the panel (W3C screen.orientation.angle, clockwise): with
+// [tilt] display_rotation = auto the daemon maps tilt to the picture as the viewer sees it.
+function sendRotation() {
+  if (!sendsGeometry || !client.isOpen || !screen.orientation) return;
+  client.send({ cmd: "set_display_rotation", degrees: screen.orientation.angle });
+}
+screen.orientation?.addEventListener("change", sendRotation);
+
 let resizeFrame = 0;
 new ResizeObserver(() => {
   cancelAnimationFrame(resizeFrame);
@@ -108,6 +116,7 @@ client.addEventListener("connection", (e) => {
 client.addEventListener("ready", () => {
   sentGeometry = null;
   sendGeometry(true);
+  sendRotation();
   if (sendsGeometry && cards) client.setCount(cards.length);
   if (reducedMotion.matches && params.get("reduced-motion") === "tilt-off") client.setTilt({ enabled: false });
 });

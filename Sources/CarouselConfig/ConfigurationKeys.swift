@@ -68,8 +68,12 @@ enum ConfigurationKeys {
         .init(section: "tilt", name: "axis") { v, c throws(ConfigurationValueProblem) in
             c.tilt.axis = try V.choice(v, TiltSection.Axis.self) },
         .init(section: "tilt", name: "display_rotation") { v, c throws(ConfigurationValueProblem) in
+            if v == "auto" {
+                c.tilt.displayRotation = nil
+                return
+            }
             guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
-                throw ConfigurationValueProblem(expected: "one of 0, 90, 180, 270 (degrees clockwise)")
+                throw ConfigurationValueProblem(expected: "auto or one of 0, 90, 180, 270 (degrees clockwise)")
             }
             c.tilt.displayRotation = degrees },
         .init(section: "tilt", name: "mode") { v, c throws(ConfigurationValueProblem) in

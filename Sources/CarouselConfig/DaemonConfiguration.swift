@@ -169,8 +169,9 @@ public struct TiltSection: Equatable, Sendable {
     /// `axis` — default `auto`.
     public var axis: Axis
     /// `display_rotation` — clockwise rotation of the displayed image relative to the sensor
-    /// frame, in degrees: one of 0, 90, 180, 270. Default 0.
-    public var displayRotation: Int
+    /// frame, in degrees: one of 0, 90, 180, 270; nil for `auto` (the display client's
+    /// `set_display_rotation`, else the detected orientation). Default 0.
+    public var displayRotation: Int?
     /// `neutral_tracking_s` — time constant in seconds with which the neutral attitude slowly
     /// follows the held attitude; 0 (default) turns tracking off. Range 0…3600.
     public var neutralTrackingSeconds: Double
@@ -179,7 +180,7 @@ public struct TiltSection: Equatable, Sendable {
     public var orientation: OrientationDetector.Configuration
 
     /// Creates tilt settings; the defaults are the built-in values.
-    public init(mapping: TiltSettings = TiltSettings(), axis: Axis = .auto, displayRotation: Int = 0,
+    public init(mapping: TiltSettings = TiltSettings(), axis: Axis = .auto, displayRotation: Int? = 0,
                 neutralTrackingSeconds: Double = 0,
                 orientation: OrientationDetector.Configuration = OrientationDetector.Configuration()) {
         self.mapping = mapping

@@ -209,7 +209,7 @@ import Glibc
         ("[filter]\ngain = 0.8 # not a comment\n", 2, "filter", "gain", "0.8 # not a comment", "a number from 0 to 10"),
         ("[filter]\nlowpass_hz = -1\n", 2, "filter", "lowpass_hz", "-1", "a number from 0 to 500 (Hz, 0 = off)"),
         ("[tilt]\ndead_zone_deg = 95\n", 2, "tilt", "dead_zone_deg", "95", "a number from 0 to 89 (degrees)"),
-        ("[tilt]\ndisplay_rotation = 45\n", 2, "tilt", "display_rotation", "45", "one of 0, 90, 180, 270 (degrees clockwise)"),
+        ("[tilt]\ndisplay_rotation = 45\n", 2, "tilt", "display_rotation", "45", "auto or one of 0, 90, 180, 270 (degrees clockwise)"),
         ("[tilt]\nmax_deg = 1e400\n", 2, "tilt", "max_deg", "1e400", "a number from 1 to 90 (degrees)"),
         ("[carousel]\ncount = 3.5\n", 2, "carousel", "count", "3.5", "a whole number from 0 to 1000000000 (items)"),
         ("[carousel]\nstyle = carousel\n", 2, "carousel", "style", "carousel", "one of linear, zoom, stacked, coverFlow, rotary, cylinder, custom"),

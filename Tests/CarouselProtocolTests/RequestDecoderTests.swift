@@ -11,6 +11,9 @@ private func decode(_ line: String) throws(ProtocolError) -> Request {
         #expect(try decode(#"{"cmd":"watch","enable":true,"items":true,"max_rate_hz":30}"#)
             == .watch(WatchRequest(enable: true, items: true, maxRateHz: 30)))
         #expect(try decode(#"{"cmd":"watch"}"#) == .watch(WatchRequest(enable: true, items: false, maxRateHz: nil)))
+        #expect(try decode(#"{"cmd":"watch","orientation":true}"#)
+            == .watch(WatchRequest(enable: true, items: false, maxRateHz: nil, orientation: true)))
+        #expect(try decode(#"{"cmd":"set_display_rotation","degrees":270}"#) == .setDisplayRotation(degrees: 270))
         #expect(try decode(#"{"cmd":"poll"}"#) == .poll)
         #expect(try decode(#"{"cmd":"status"}"#) == .status)
         #expect(try decode(#"{"cmd":"sensors"}"#) == .sensors)
@@ -68,5 +71,15 @@ private func decode(_ line: String) throws(ProtocolError) -> Request {
     ])
     func badInputNamesTheProblem(line: String, expected: ProtocolError) {
         #expect(throws: expected) { try decode(line) }
+    }
+
+    @Test func setDisplayRotationTakesQuarterTurnsOnly() {
+        #expect(throws: ProtocolError(.badField, "field 'degrees': expected one of 0, 90, 180, 270, got 45",
+                                      cmd: "set_display_rotation")) {
+            try decode(#"{"cmd":"set_display_rotation","degrees":45}"#)
+        }
+        #expect(throws: ProtocolError(.badField, "field 'degrees': out of range 0…270, got 360", cmd: "set_display_rotation")) {
+            try decode(#"{"cmd":"set_display_rotation","degrees":360}"#)
+        }
     }
 }

@@ -24,18 +24,51 @@ import Testing
 
     @Test func displayRotationSignRules() {
         // Device pitched +10° (top edge up): u = (0, sin 10°, cos 10°).
-        // 90°: screen right = device +y → display roll = atan2(−sin 10°, cos 10°) = −10°.
-        // 270°: screen right = device −y → +10°. Device roll +10°: 180° → −10°.
+        // 90°: picture right = device −y → display roll = atan2(−u·right, …) = atan2(sin 10°, cos 10°) = +10°.
+        // 270°: picture right = device +y → −10°. Device roll +10°: 180° → −10°.
         let pitched = Self.estimate(roll: 0, pitch: 10)
         let rolled = Self.estimate(roll: 10, pitch: 0)
         var m90 = TiltInputMapper(displayRotation: .degrees90)
         var m180 = TiltInputMapper(displayRotation: .degrees180)
         var m270 = TiltInputMapper(displayRotation: .degrees270)
-        #expect(abs(m90.map(pitched).driveDegrees + 10) < 1e-9)
-        #expect(abs(m270.map(pitched).driveDegrees - 10) < 1e-9)
+        #expect(abs(m90.map(pitched).driveDegrees - 10) < 1e-9)
+        #expect(abs(m270.map(pitched).driveDegrees + 10) < 1e-9)
         #expect(abs(m180.map(rolled).driveDegrees + 10) < 1e-9)
-        // 90°: device roll becomes display pitch (screen up = device −x; u_x = −sin 10°).
-        #expect(abs(m90.map(rolled).pitchDegrees - 10) < 1e-9)
+        // 90°: picture up = device +x, u_x = −sin 10° → display pitch = atan2(−sin 10°, cos 10°) = −10°.
+        #expect(abs(m90.map(rolled).pitchDegrees + 10) < 1e-9)
+    }
+
+    /// Tilting towards the right edge of the picture as the viewer sees it scrolls the same way
+    /// in all four rotations: the device held so the picture is upright (its up edge is the
+    /// device edge `DeviceOrientation` names), then the picture's right edge lowered by 10°
+    /// from lying flat. Picture right for rotation r is `(cos r, −sin r, 0)`; lowering it by 10°
+    /// gives `u = cos 10° · z − sin 10° · right`, whose display roll is +10° (right edge down),
+    /// and the engine's drive angle is that roll.
+    @Test(arguments: [(DisplayRotation.degrees0, 1.0, 0.0), (.degrees90, 0.0, -1.0), (.degrees180, -1.0, 0.0),
+                      (.degrees270, 0.0, 1.0)])
+    func rightEdgeDownScrollsTheSameWayInEveryRotation(rotation: DisplayRotation, rightX: Double, rightY: Double) {
+        let s = sin(10 * Self.deg), c = cos(10 * Self.deg)
+        let up = Vector3(-s * rightX, -s * rightY, c)
+        var mapper = TiltInputMapper(displayRotation: rotation)
+        let input = mapper.map(TiltEstimate(timeSeconds: 0, up: up))
+        #expect(abs(input.rollDegrees - 10) < 1e-9)
+        #expect(abs(input.pitchDegrees) < 1e-9)
+        #expect(abs(input.driveDegrees - 10) < 1e-9)
+        // The same picture-right direction from the orientation that shows the picture upright.
+        let held = DeviceOrientation.allCases.first { $0.displayRotation == rotation }
+        #expect(held.map { TiltInputMapperTests.pictureRight(of: $0) } == Vector3(rightX, rightY, 0))
+    }
+
+    /// The picture's right edge, in the device frame, when the device is held in `o`: the up
+    /// edge turned a quarter clockwise as the viewer sees it (x right, y up: (a, b) → (b, −a)).
+    static func pictureRight(of o: DeviceOrientation) -> Vector3 {
+        switch o {
+        case .normal: Vector3(1, 0, 0)      // up +y
+        case .rightUp: Vector3(0, -1, 0)    // up +x
+        case .bottomUp: Vector3(-1, 0, 0)   // up −y
+        case .leftUp: Vector3(0, 1, 0)      // up −x
+        default: .zero
+        }
     }
 
     @Test func neutralIsRemovedOnVectors() {

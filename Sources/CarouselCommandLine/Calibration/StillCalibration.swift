@@ -136,7 +136,7 @@ public enum DeviceAxis: String, Sendable, CaseIterable {
 /// - the axis opposite the content's top is up: the content would be upside down.
 public enum UpAxisCheck {
     /// The content's top direction for a display rotation (0, 90, 180, 270), nil for others.
-    public static func contentTop(displayRotation: Int) -> DeviceAxis? {
+    public static func contentTop(displayRotation: Int?) -> DeviceAxis? {
         switch displayRotation {
         case 0: return .plusY
         case 90: return .plusX
@@ -147,7 +147,9 @@ public enum UpAxisCheck {
     }
 
     /// Warnings (empty when the axis is plausible).
-    public static func warnings(upAxis: DeviceAxis, accelConvention: String, displayRotation: Int) -> [String] {
+    /// - Parameter displayRotation: nil for `auto`: the picture follows the device, so no edge
+    ///   is wrong.
+    public static func warnings(upAxis: DeviceAxis, accelConvention: String, displayRotation: Int?) -> [String] {
         let hint = "check [sensor] accel_convention (now \(accelConvention); the other choice is "
             + "\(accelConvention == "gravity" ? "specific-force" : "gravity")) and the sensor's mount matrix"
         var result: [String] = []
@@ -155,7 +157,7 @@ public enum UpAxisCheck {
             result.append("the accelerometer says -z points up: the screen faces the floor, or the sign is inverted; \(hint)")
         }
         if let top = contentTop(displayRotation: displayRotation), upAxis == top.opposite {
-            result.append("the accelerometer says \(upAxis.rawValue) points up: with display_rotation \(displayRotation) "
+            result.append("the accelerometer says \(upAxis.rawValue) points up: with display_rotation \(displayRotation ?? 0) "
                 + "the content's top edge (\(top.rawValue)) points down, so it would show upside down; \(hint), "
                 + "or [tilt] display_rotation")
         }

@@ -1,5 +1,6 @@
 import CarouselEngine
 import CarouselProtocol
+import MotionFusion
 
 /// Request handling: one line from a client, decoded, authorised and answered (INTERFACES §2).
 extension DaemonCore {
@@ -140,6 +141,12 @@ extension DaemonCore {
                 return ProtocolError(.unavailable, "reload failed, keeping the running configuration: \(problem)",
                                      cmd: request.cmd)
             }
+        case let .setDisplayRotation(degrees):
+            guard let rotation = DisplayRotation(rawValue: degrees) else {
+                return ProtocolError(.badField, "field 'degrees': expected one of 0, 90, 180, 270", cmd: request.cmd)
+            }
+            clientDisplayRotation = rotation
+            tiltPipeline?.setDisplayRotation(rotation)
         case .setAutoplay, .insertItems, .removeItems, .setStyle:
             return applyFeature(request, now: now)
         case .watch, .poll, .status, .sensors, .samples, .recenterTilt:

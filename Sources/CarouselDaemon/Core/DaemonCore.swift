@@ -53,7 +53,12 @@ public final class DaemonCore {
 
     public var limits: Limits
     public internal(set) var engine: CarouselEngine
-    public var tiltPipeline: TiltPipeline?
+    public var tiltPipeline: TiltPipeline? {
+        // A new pipeline (reload, calibration) keeps the display client's rotation.
+        didSet { if let r = clientDisplayRotation { tiltPipeline?.setDisplayRotation(r) } }
+    }
+    /// The rotation the display client last gave (`set_display_rotation`), nil before any.
+    var clientDisplayRotation: DisplayRotation?
     /// Answers `reload`: nil on success, else why the running configuration was kept.
     public var reloadHandler: () -> String? = { "reload is not supported" }
     /// Answers `sensors`: the JSON array of INTERFACES §6.

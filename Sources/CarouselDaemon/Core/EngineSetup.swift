@@ -58,7 +58,7 @@ enum EngineSetup {
         case .pitch: axis = .pitch
         }
         return TiltInputMapper(
-            axis: axis, displayRotation: DisplayRotation(rawValue: c.tilt.displayRotation) ?? .degrees0,
+            axis: axis, displayRotation: c.tilt.displayRotation.flatMap(DisplayRotation.init(rawValue:)) ?? .degrees0,
             scrollsVertically: c.carousel.axis == .vertical,
             neutralRoll: calibration.neutralRoll, neutralPitch: calibration.neutralPitch,
             neutralTrackingSeconds: c.tilt.neutralTrackingSeconds > 0 ? c.tilt.neutralTrackingSeconds : nil)

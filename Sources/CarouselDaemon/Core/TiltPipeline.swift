@@ -26,10 +26,22 @@ public protocol TiltPipeline: AnyObject {
     func process(_ sample: IMUSample) -> TiltReading?
     /// Makes the current attitude the neutral one (`recenter_tilt`); false without an estimate.
     func recenter() -> Bool
+    /// The rotation the display client says its picture has (`set_display_rotation`); used
+    /// with `display_rotation = auto`, ignored with a fixed one.
+    func setDisplayRotation(_ rotation: DisplayRotation)
+}
+
+extension TiltPipeline {
+    /// Pipelines without a display mapping (test doubles, benchmarks) ignore it.
+    public func setDisplayRotation(_ rotation: DisplayRotation) {}
 }
 
 /// The real pipeline: `Calibration.apply` → `AttitudeEstimator` → `TiltInputMapper`, and the
 /// `OrientationDetector` on the same estimates (the device frame, not relative to neutral).
+///
+/// With `display_rotation = auto` (`followsDisplay`) the mapper's rotation is the display
+/// client's (`setDisplayRotation`) once it has said one, else the detected orientation's
+/// (`DeviceOrientation.displayRotation`: `face-up`, `face-down` and `undefined` keep the last).
 ///
 /// Accelerometer-only sensors use the accelerometer estimator (DESIGN §5): the gyro filters
 /// correct toward the accelerometer with a time constant of seconds (gain 0.5/s), which with no
@@ -48,15 +60,30 @@ public final class MotionTiltPipeline: TiltPipeline {
     private var accelOnlyEstimator: AttitudeEstimator?
     private var mapper: TiltInputMapper
     private var orientation: OrientationDetector
+    private let followsDisplay: Bool
+    private var clientRotation: DisplayRotation?
     private var lastWasAccelOnly = false
 
+    /// - Parameter followsDisplay: `display_rotation = auto`: the mapper's rotation follows the
+    ///   display client, else the detected orientation; false keeps `mapper`'s.
     public init(calibration: Calibration, estimator: AttitudeEstimator.Configuration, mapper: TiltInputMapper,
-                orientation: OrientationDetector.Configuration = OrientationDetector.Configuration()) {
+                orientation: OrientationDetector.Configuration = OrientationDetector.Configuration(),
+                followsDisplay: Bool = false) {
         self.calibration = calibration
         self.configuration = estimator
         self.estimator = AttitudeEstimator(estimator)
         self.mapper = mapper
         self.orientation = OrientationDetector(orientation)
+        self.followsDisplay = followsDisplay
+    }
+
+    /// The rotation the mapper uses now.
+    public var displayRotation: DisplayRotation { mapper.displayRotation }
+
+    public func setDisplayRotation(_ rotation: DisplayRotation) {
+        guard followsDisplay else { return }
+        clientRotation = rotation
+        mapper.displayRotation = rotation
     }
 
     public func process(_ sample: IMUSample) -> TiltReading? {
@@ -79,6 +106,9 @@ public final class MotionTiltPipeline: TiltPipeline {
         }
         guard let estimate else { return nil }
         let held = orientation.update(estimate)
+        if followsDisplay, clientRotation == nil, let rotation = held.displayRotation {
+            mapper.displayRotation = rotation
+        }
         let input = mapper.map(estimate)
         return TiltReading(rollDegrees: input.rollDegrees, pitchDegrees: input.pitchDegrees,
                            driveDegrees: input.driveDegrees, orientation: held)

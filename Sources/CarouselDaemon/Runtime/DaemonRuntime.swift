@@ -123,7 +123,7 @@ final class DaemonRuntime {
     static func makePipeline(_ c: DaemonConfiguration, calibration: Calibration = .identity) -> TiltPipeline {
         MotionTiltPipeline(calibration: calibration, estimator: EngineSetup.estimatorConfiguration(c),
                            mapper: EngineSetup.tiltMapper(c, calibration: calibration),
-                           orientation: c.tilt.orientation)
+                           orientation: c.tilt.orientation, followsDisplay: c.tilt.displayRotation == nil)
     }
 
     // MARK: - Calibration

@@ -109,6 +109,9 @@ public enum Request: Sendable, Equatable {
     case removeItems(ItemEditRequest)
     /// Change the layout style.
     case setStyle(StyleRequest)
+    /// The display's rotation, degrees clockwise: 0, 90, 180 or 270 (a web page's
+    /// `screen.orientation.angle`); protocol 1.2.
+    case setDisplayRotation(degrees: Int)
 
     /// The wire name of the command.
     public var cmd: String {
@@ -132,6 +135,7 @@ public enum Request: Sendable, Equatable {
         case .insertItems: return "insert_items"
         case .removeItems: return "remove_items"
         case .setStyle: return "set_style"
+        case .setDisplayRotation: return "set_display_rotation"
         }
     }
 
@@ -147,6 +151,6 @@ public enum Request: Sendable, Equatable {
     public static let commandNames: [String] = [
         "watch", "poll", "status", "sensors", "samples", "scroll_to", "drag", "tap", "outer_scroll",
         "outer_scroll_ended", "set_count", "set_geometry", "set_tilt", "recenter_tilt", "reload",
-        "set_autoplay", "insert_items", "remove_items", "set_style",
+        "set_autoplay", "insert_items", "remove_items", "set_style", "set_display_rotation",
     ]
 }

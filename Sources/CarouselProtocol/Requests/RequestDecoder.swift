@@ -61,6 +61,7 @@ public enum RequestDecoder {
         case "insert_items": return .insertItems(try itemEdit(fields))
         case "remove_items": return .removeItems(try itemEdit(fields))
         case "set_style": return try setStyle(fields)
+        case "set_display_rotation": return try setDisplayRotation(fields)
         default:
             throw ProtocolError(.unknownCommand, "unknown command '\(cmd)'", cmd: cmd)
         }
@@ -73,6 +74,12 @@ public enum RequestDecoder {
                                    items: try fields.optionalBool("items") ?? false,
                                    maxRateHz: rate,
                                    orientation: try fields.optionalBool("orientation") ?? false))
+    }
+
+    private static func setDisplayRotation(_ fields: Fields) throws(ProtocolError) -> Request {
+        let degrees = try fields.integer("degrees", in: 0...270)
+        guard degrees % 90 == 0 else { throw fields.bad("degrees", "expected one of 0, 90, 180, 270, got \(degrees)") }
+        return .setDisplayRotation(degrees: degrees)
     }
 
     private static func setCount(_ fields: Fields) throws(ProtocolError) -> Request {

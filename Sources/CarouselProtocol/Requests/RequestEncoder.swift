@@ -49,6 +49,8 @@ extension Request {
             optional("y", y)
         case let .setCount(count):
             w.key("count"); w.int(count)
+        case let .setDisplayRotation(degrees):
+            w.key("degrees"); w.int(degrees)
         case let .setGeometry(geometry):
             size("viewport", geometry.viewport)
             size("item", geometry.item)

@@ -14,17 +14,18 @@ public enum TiltAxis: String, CaseIterable, Sendable {
     case pitch
 }
 
-/// How the user interface is rotated on the panel (config `[tilt] display_rotation`), in the
-/// convention of Android's `Display.getRotation()` as used with `remapCoordinateSystem`: for
-/// rotation `r` the screen's "right" is the device vector `(cos r, sin r, 0)` and the screen's
-/// "up" is `(−sin r, cos r, 0)`.
+/// How the picture is turned on the panel (config `[tilt] display_rotation`), clockwise as the
+/// viewer sees it: the W3C `screen.orientation.angle` (and Android's `Display.getRotation()`),
+/// which is 90 when the device was turned 90° counter-clockwise and the picture turned back
+/// 90° clockwise to stay upright. For rotation `r` the picture's "right" is the device vector
+/// `(cos r, −sin r, 0)` and its "up" is `(sin r, cos r, 0)`.
 ///
-/// | rotation | screen right | screen up | display roll ≈ | display pitch ≈ |
-/// |---|---|---|---|---|
-/// | 0 | +x | +y | roll | pitch |
-/// | 90 | +y | −x | −pitch | roll |
-/// | 180 | −x | −y | −roll | −pitch |
-/// | 270 | −y | +x | pitch | −roll |
+/// | rotation | picture right | picture up | device held | display roll ≈ | display pitch ≈ |
+/// |---|---|---|---|---|---|
+/// | 0 | +x | +y | `normal` | roll | pitch |
+/// | 90 | −y | +x | `right-up` | pitch | −roll |
+/// | 180 | −x | −y | `bottom-up` | −roll | −pitch |
+/// | 270 | +y | −x | `left-up` | −pitch | roll |
 ///
 /// So with the display rotated by 90° or 270°, a horizontal carousel follows the device's
 /// pitch axis. (The ≈ columns hold for small angles; the mapper computes exact angles from the
@@ -39,9 +40,9 @@ public enum DisplayRotation: Int, CaseIterable, Sendable {
     var axes: (right: Vector3, up: Vector3) {
         switch self {
         case .degrees0: return (Vector3(1, 0, 0), Vector3(0, 1, 0))
-        case .degrees90: return (Vector3(0, 1, 0), Vector3(-1, 0, 0))
+        case .degrees90: return (Vector3(0, -1, 0), Vector3(1, 0, 0))
         case .degrees180: return (Vector3(-1, 0, 0), Vector3(0, -1, 0))
-        case .degrees270: return (Vector3(0, -1, 0), Vector3(1, 0, 0))
+        case .degrees270: return (Vector3(0, 1, 0), Vector3(-1, 0, 0))
         }
     }
 }
