@@ -92,6 +92,20 @@ import CarouselTestSupport
         #expect(result.out == "time_s,roll_deg,pitch_deg\n0,,\n0.01,0.000000,0.000000\n0.02,30.000000,0.000000\n")
     }
 
+    @Test func orientationColumnFollowsTheDetector() throws {
+        // Held at 45° with the top edge up, u = (0, 0.707, 0.707): normal at once (the first
+        // estimate); then the right edge up, u = (0.707, 0, 0.707) (θ = 90°, past the 55° that
+        // normal holds to): right-up once it has held the 0.5 s dwell, at 0.6 s, not at 0.01 s.
+        let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
+            + "0,0,6.93,6.93,0,0,0\n10000000,6.93,0,6.93,0,0,0\n600000000,6.93,0,6.93,0,0,0\n"
+        let path = try Self.temporaryFile(text)
+        defer { unlink(path) }
+        let result = Self.run(["--input", path, "--method", "accel", "--orientation"])
+        #expect(result.status == .ok)
+        #expect(result.out == "time_s,roll_deg,pitch_deg,orientation\n0,0.000000,45.000000,normal\n"
+                + "0.01,-45.000000,0.000000,normal\n0.6,-45.000000,0.000000,right-up\n")
+    }
+
     @Test func errorsUseTheRightExitStatus() throws {
         var r = Self.run(["--input", "/nonexistent/recording.csv"])
         #expect(r.status == .noInput && r.err.contains("/nonexistent/recording.csv"))

@@ -15,6 +15,9 @@ enum TiltCommand {
         estimator from that row's accelerometer. The file is streamed: on a malformed row the
         rows before it may already be on stdout. The low-pass cutoff is limited to 0.45 times
         the sample rate.
+        With --orientation each row gains a fourth column, 'orientation': the device orientation \
+        carouseld's detector decides on that row's estimate with its default settings \
+        (normal, bottom-up, left-up, right-up, face-up, face-down, undefined; docs/ORIENTATION.md).
         With --score (BROAD files, which carry an optical reference) it prints instead one line,
         'rms_deg=R mean_deg=M p95_deg=P max_deg=X scored=N': the inclination error (angle between
         estimated and reference up vectors, degrees) over the rows of the movement phase that
@@ -28,6 +31,7 @@ enum TiltCommand {
             OptionSpec("--method", value: "METHOD", help: "inertial|fusion|complementary|accel (default inertial)."),
             OptionSpec("--gain", value: "G", help: "Accelerometer correction rate, 1/s (default 0.5)."),
             OptionSpec("--lowpass-hz", value: "F", help: "Butterworth low-pass of the accelerometer, Hz (default off; 0 = off)."),
+            OptionSpec("--orientation", help: "Add an 'orientation' column: the detected device orientation per row."),
             OptionSpec("--score", help: "Print the inclination error against a BROAD file's reference instead of the CSV."),
         ],
         run: run
@@ -45,7 +49,8 @@ enum TiltCommand {
         let report = TiltReport(
             format: RecordingFormat(rawValue: formatName),
             configuration: AttitudeEstimator.Configuration(method: method, gain: gain,
-                                                           lowpassCutoffHz: lowpass.flatMap { $0 > 0 ? $0 : nil }))
+                                                           lowpassCutoffHz: lowpass.flatMap { $0 > 0 ? $0 : nil }),
+            orientation: args.has("--orientation") ? OrientationDetector.Configuration() : nil)
 
         // Streamed line by line: memory stays bounded for any file size. Output goes out in
         // chunks, so when a malformed row comes late, stdout already holds the rows before it
@@ -55,7 +60,7 @@ enum TiltCommand {
         do {
             let reader = try LineReader(path: path)
             var pass = try TiltReport.Pass(header: (try reader.next() ?? "")[...], report: report)
-            buffer = TiltReport.header + "\n"
+            buffer = report.headerLine + "\n"
             while let line = try reader.next() {
                 if let row = try pass.row(for: line[...], lineNumber: reader.lineNumber) { buffer += row }
                 if buffer.utf8.count >= TiltReport.chunkBytes {

@@ -9,13 +9,22 @@ struct TiltReport {
     /// Output is handed on in chunks of about this many bytes.
     static let chunkBytes = 1 << 16
 
+    /// `--orientation`: the header and every row gain an `orientation` column.
+    static let orientationColumn = ",orientation"
+
     var format: RecordingFormat?
     var configuration: AttitudeEstimator.Configuration
+    /// The orientation detector's settings for the `orientation` column; nil: no column.
+    var orientation: OrientationDetector.Configuration? = nil
+
+    /// The CSV header line (without `\n`).
+    var headerLine: String { Self.header + (orientation == nil ? "" : Self.orientationColumn) }
 
     /// One pass over a recording, fed line by line (so a caller can stream a file of any size).
     struct Pass {
         private let parser: RecordingLineParser
         private var estimator: AttitudeEstimator
+        private var detector: OrientationDetector?
         private var firstTimestamp: Int64?
 
         /// - Parameter header: line 1 of the recording.
@@ -24,6 +33,7 @@ struct TiltReport {
             guard !header.allSatisfy({ $0 == "\r" || $0 == " " }) else { throw .empty }
             parser = try RecordingLineParser(header: header, format: report.format)
             estimator = AttitudeEstimator(report.configuration)
+            detector = report.orientation.map(OrientationDetector.init)
         }
 
         /// One data line through the estimator: nil for a line without a sample (blank, NCSU
@@ -54,11 +64,15 @@ struct TiltReport {
                 row += DecimalFormatting.fixed(e.rollDegrees, decimals: TiltReport.angleDecimals)
                 row += ","
                 row += DecimalFormatting.fixed(e.pitchDegrees, decimals: TiltReport.angleDecimals)
-                row += "\n"
             } else {
-                row += ",,\n"
+                row += ",,"
             }
-            return row
+            if detector != nil {
+                // Without an estimate the orientation holds (undefined before the first one).
+                if let e = estimate { detector?.update(e) }
+                row += "," + (detector?.orientation.rawValue ?? "")
+            }
+            return row + "\n"
         }
     }
 
@@ -69,7 +83,7 @@ struct TiltReport {
         var lines = RecordingReader.lines(of: text)[...]
         guard let headerLine = lines.popFirst() else { throw .empty }
         var pass = try Pass(header: headerLine, report: self)
-        var buffer = Self.header + "\n"
+        var buffer = self.headerLine + "\n"
         var lineNumber = 1
         for line in lines {
             lineNumber += 1
