@@ -96,7 +96,7 @@ $(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(M
 
 # help2man takes the date from SOURCE_DATE_EPOCH and the version from --version.
 $(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
-	help2man -N -s 1 -n "web display bridge of carouseld (websocketd + socat)" -o $@.tmp scripts/carouseld-web && mv $@.tmp $@
+	help2man -N -s 1 -n "web display bridge of carouseld (python3-websockets)" -o $@.tmp scripts/carouseld-web && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouseld-kiosk.1: scripts/carouseld-kiosk Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
 	help2man -N -s 1 -n "carouseld's page full screen at boot (cage with Chromium or Cog)" -o $@.tmp scripts/carouseld-kiosk && mv $@.tmp $@
@@ -150,12 +150,11 @@ install-data:
 	  $(INSTALL) -m 0644 configs/carousel-mqtt.conf $(DESTDIR)$(CONFDIR)/carousel-mqtt.conf; \
 	fi
 
-# The web display bridge (docs/WEB.md): the websocketd command-line script (with the release
-# written in, for --version), the page, the link to the owner's cards, its unit and its user.
-# Needs no build.
+# The web display bridge (docs/WEB.md): the Python program (with the release written in, for
+# --version), the page, the link to the owner's cards, its unit and its user. Needs no build.
 install-web:
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(WEBDIR)/demo $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
-	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-web > $(DESTDIR)$(BINDIR)/carouseld-web
+	sed -e 's|^RELEASE = None$$|RELEASE = "$(RELEASE)"|' scripts/carouseld-web > $(DESTDIR)$(BINDIR)/carouseld-web
 	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-web
 	$(INSTALL) -m 0644 web/*.html web/*.js web/*.css web/*.json $(DESTDIR)$(WEBDIR)/
 	$(INSTALL) -m 0644 web/demo/* $(DESTDIR)$(WEBDIR)/demo/

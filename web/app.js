@@ -1,13 +1,16 @@
 // The reference kiosk page: wires the client (carousel-client.js) to the renderer, the input
 // handlers, the status line and the live region. Query parameters (docs/WEB.md):
 //   ?ws=ws://HOST:PORT/   the bridge (default: this page's host and port)
-//   ?cards=URL            a JSON array of {image, title, alt, link}; the page sets the count to
-//                         its length; a tap on the centered card follows its link (http(s) only)
+//   ?cards=URL            a JSON array of at most 1000 {image, title, alt, link} over http(s),
+//                         from this page's origin unless the bridge's --sources lists another;
+//                         the page sets the count to its length; a tap on the centered card
+//                         follows its link (http(s) only)
 //   ?status=off           hide the status line (a kiosk); the cards take its row
 //   ?geometry=off         never send set_geometry or set_count (a secondary display)
 //   ?rate=HZ              highest STATE rate wanted
 //   ?reduced-motion=tilt-off   with prefers-reduced-motion, also turn tilt off (set_tilt is
 //                         global: it stops tilt for every display of this daemon)
+// A value the page cannot use is named in the status line and the default applies.
 
 import { CarouselClient } from "./carousel-client.js";
 import { CarouselRenderer } from "./render.js";
@@ -18,8 +21,23 @@ import { fillCard, loadCards, numberedCard } from "./cards.js";
 import { AutoplayControl } from "./autoplay.js";
 
 const params = new URLSearchParams(location.search);
-const sendsGeometry = params.get("geometry") !== "off";
-const rate = Number(params.get("rate")) || undefined;
+// A parameter the page cannot use is named in the status line, and its default applies.
+const parameterErrors = [];
+function parameter(name, valid, expected) {
+  const value = params.get(name);
+  if (value === null || valid(value)) return value;
+  parameterErrors.push(`?${name}=${value.slice(0, 40)}: expected ${expected}`);
+  return null;
+}
+const sendsGeometry = parameter("geometry", (v) => v === "off", "off") !== "off";
+const MAX_RATE_HZ = 1000;
+const rateText = parameter("rate", (v) => Number(v) > 0 && Number(v) <= MAX_RATE_HZ,
+  `a rate in Hz above 0, at most ${MAX_RATE_HZ} (using the daemon's)`);
+const rate = rateText === null ? undefined : Number(rateText);
+const tiltOff = parameter("reduced-motion", (v) => v === "tilt-off", "tilt-off") === "tilt-off";
+parameter("ws", (v) => { try { return /^wss?:$/.test(new URL(v).protocol); } catch { return false; } },
+  "a ws: or wss: URL (using this page's bridge)");
+parameter("cards", (v) => v !== "", "a URL of a card list");
 const reducedMotion = reducedMotionQuery();
 
 const stage = document.querySelector(".stage");
@@ -27,14 +45,17 @@ const root = document.querySelector("[data-carousel]");
 const notice = document.querySelector(".notice");
 const statusEl = document.querySelector("[data-carousel-status]");
 // Hidden, not removed: its text (connection, notes) stays in the DOM for tests and debugging.
-if (params.get("status") === "off") { statusEl.hidden = true; document.body.classList.add("no-status"); }
+if (parameter("status", (v) => v === "off", "off") === "off") { statusEl.hidden = true; document.body.classList.add("no-status"); }
 const status = new StatusLine(statusEl);
 describeRegion(root, "Cards");
 
 let cards = null; // null: numbered cards
 const cardAt = (index) => (cards ? cards[index % cards.length] : numberedCard(index));
 
-const client = new CarouselClient({ url: CarouselClient.defaultURL(location), maxRateHz: rate });
+const wsURL = parameterErrors.some((e) => e.startsWith("?ws="))
+  ? CarouselClient.defaultURL({ search: "", protocol: location.protocol, host: location.host })
+  : CarouselClient.defaultURL(location);
+const client = new CarouselClient({ url: wsURL, maxRateHz: rate });
 const renderer = new CarouselRenderer(root, (el, index) => fillCard(el, cardAt(index), index),
   () => client.state?.count ?? client.layout?.count ?? 0);
 const announcer = new Announcer(document.querySelector("[aria-live]"), (index) => cardAt(index).title);
@@ -50,7 +71,7 @@ function followLink(index) {
 const autoplay = new AutoplayControl(document.querySelector("[data-carousel-autoplay]"), client);
 
 // For tests, benchmarks and the curious: what was sent, and the page's own cost per STATE.
-const stats = { stateScriptMs: [], states: 0, late: 0, garbage: 0, errors: [] };
+const stats = { stateScriptMs: [], states: 0, late: 0, garbage: 0, errors: [], parameterErrors };
 const sent = [];
 window.carousel = { client, renderer, autoplay, sent, stats, drawnSeq: null };
 
@@ -118,7 +139,7 @@ client.addEventListener("ready", () => {
   sendGeometry(true);
   sendRotation();
   if (sendsGeometry && cards) client.setCount(cards.length);
-  if (reducedMotion.matches && params.get("reduced-motion") === "tilt-off") client.setTilt({ enabled: false });
+  if (reducedMotion.matches && tiltOff) client.setTilt({ enabled: false });
 });
 
 client.addEventListener("layout", (e) => {
@@ -178,7 +199,9 @@ client.addEventListener("sensor", () => { if (client.state) status.setState(clie
 client.addEventListener("error", (e) => {
   const m = e.detail;
   stats.errors.push(m);
-  status.note(m.code === "not_allowed"
+  // not_allowed from the daemon (the bridge's user lacks control rights) or from the bridge (a
+  // request it does not forward, which names itself).
+  status.note(m.code === "not_allowed" && !/web bridge/.test(m.message ?? "")
     ? "this display may not control the carousel (the bridge's user needs the control group)"
     : `${m.cmd ?? "request"}: ${m.message}`);
 });
@@ -195,6 +218,8 @@ function showNotice(text) {
 }
 
 // ---- cards ----
+
+if (parameterErrors.length) status.note(parameterErrors.join("; "));
 
 const cardsURL = params.get("cards");
 if (cardsURL) {

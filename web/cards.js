@@ -3,13 +3,18 @@
 // content fills it. A card's `link` is followed on a tap of the centered card (app.js); only
 // http: and https: URLs (absolute, or relative to the list) are kept, so a list can never make
 // the kiosk run a script (javascript:), open inline content (data:, blob:) or a local file.
+// Lists and pictures load over http(s) only too; another origin than the page's loads only
+// where the page's Content-Security-Policy allows it (the bridge's --sources, docs/WEB.md).
+
+/** The longest card list the page loads; its length becomes the daemon's count. */
+export const MAX_CARDS = 1000;
 
 /** Numbered default cards: a colour per index (golden-angle hues) and its number. */
 export function numberedCard(index) {
   return { title: `Card ${index + 1}`, hue: Math.round((index * 137.508) % 360) };
 }
 
-/** URL schemes a card's `link` may have. */
+/** URL schemes a card's `link`, its picture and the list itself may have. */
 export const LINK_PROTOCOLS = ["http:", "https:"];
 
 /**
@@ -28,16 +33,22 @@ export function safeLink(link, base) {
  * Loads `url` as a card list. Resolves to {cards, notes}: `cards` an array of
  * {image, title, alt, link} (image and link absolute URLs or null; entries that are not
  * objects, or have neither a string image nor a string title, are dropped), `notes` a string
- * per refused link ("card 3: link refused, only http(s) URLs"). Rejects with an Error naming
- * the URL and what was wrong.
+ * per refused link ("card 3: link refused, only http(s) URLs"); pictures that are not
+ * http(s) are dropped. Rejects with an Error naming the URL and what was wrong: not http(s),
+ * another origin the page's policy refuses, HTTP status, not JSON, not an array, more than
+ * MAX_CARDS entries, no usable entry.
  */
 export async function loadCards(url, base) {
-  const absolute = new URL(url, base).href;
+  const absolute = safeLink(url, base);
+  if (absolute === null) throw new Error(`cards ${String(url).slice(0, 60)}: only http(s) lists are loaded`);
+  const origin = new URL(absolute).origin;
   let response;
   try {
     response = await fetch(absolute, { cache: "no-cache" });
   } catch (error) {
-    throw new Error(`cards ${absolute}: ${error.message}`);
+    throw new Error(origin !== new URL(base).origin
+      ? `cards ${absolute}: not loaded from another origin (${origin}) unless the bridge's --sources lists it`
+      : `cards ${absolute}: ${error.message}`);
   }
   if (!response.ok) throw new Error(`cards ${absolute}: HTTP ${response.status}`);
   let list;
@@ -47,10 +58,13 @@ export async function loadCards(url, base) {
     throw new Error(`cards ${absolute}: not JSON (${error.message})`);
   }
   if (!Array.isArray(list)) throw new Error(`cards ${absolute}: expected a JSON array of {image, title}`);
+  if (list.length > MAX_CARDS) {
+    throw new Error(`cards ${absolute}: ${list.length} entries, more than the ${MAX_CARDS} this page shows`);
+  }
   const cards = [], notes = [];
   for (const entry of list) {
     if (!entry || typeof entry !== "object") continue;
-    const image = typeof entry.image === "string" ? new URL(entry.image, absolute).href : null;
+    const image = safeLink(entry.image, absolute);
     const title = typeof entry.title === "string" ? entry.title : "";
     if (!image && !title) continue;
     const alt = typeof entry.alt === "string" ? entry.alt : "";

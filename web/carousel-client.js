@@ -1,5 +1,5 @@
 // CarouselClient: carouseld's socket protocol (docs/PROTOCOL.md) over the web bridge's
-// WebSocket (websocketd + socat: one text message = one NDJSON line). No rendering here; a page
+// WebSocket (scripts/carouseld-web: one text message = one NDJSON line). No rendering here; a page
 // listens to the events and draws. Usable by any page:
 //
 //   import { CarouselClient } from "./carousel-client.js";

@@ -1,7 +1,7 @@
 """Fixtures for the browser tests: a real carouseld (built by tests/browser/run), the real bridge
-(scripts/carouseld-web: websocketd + socat) on loopback with an ephemeral port, and Debian's
+(scripts/carouseld-web: python3-websockets) on loopback with an ephemeral port, and Debian's
 Chromium driven headless through chromedriver (python3-selenium). Nothing here is mocked except
-`scripted_bridge`: websocketd in front of a scripted NDJSON server, for the two cases a real
+`scripted_bridge`: the bridge in front of a scripted NDJSON server, for the two cases a real
 daemon never produces (garbage lines, another proto_major)."""
 
 import json
@@ -165,22 +165,17 @@ class SocketClient:
 
 
 class Bridge:
-    """scripts/carouseld-web on 127.0.0.1 with an ephemeral port (or websocketd alone in front of
-    another command, for the scripted server)."""
+    """scripts/carouseld-web on 127.0.0.1 with an ephemeral port, in front of `socket_path`."""
 
-    def __init__(self, workdir, socket_path=None, command=None, extra=(), as_uid=None):
+    def __init__(self, workdir, socket_path, extra=(), as_uid=None, loglevel="error"):
         self.port = free_port()
         self.log_path = os.path.join(workdir, f"bridge-{self.port}.log")
         self.log = open(self.log_path, "ab")
-        if command is None:
-            argv = [os.path.join(ROOT, "scripts", "carouseld-web"), "--socket", socket_path,
-                    "--port", str(self.port), "--address", "127.0.0.1", "--loglevel", "error", *extra]
-            if as_uid is not None:
-                # The bridge as its own user, as carouseld-web.service runs it (needs root).
-                argv = ["setpriv", f"--reuid={as_uid}", f"--regid={as_uid}", "--clear-groups", *argv]
-        else:
-            argv = ["websocketd", f"--port={self.port}", "--address=127.0.0.1", "--sameorigin",
-                    f"--staticdir={os.path.join(ROOT, 'web')}", "--loglevel=error", *command]
+        argv = [os.path.join(ROOT, "scripts", "carouseld-web"), "--socket", socket_path,
+                "--port", str(self.port), "--address", "127.0.0.1", "--loglevel", loglevel, *extra]
+        if as_uid is not None:
+            # The bridge as its own user, as carouseld-web.service runs it (needs root).
+            argv = ["setpriv", f"--reuid={as_uid}", f"--regid={as_uid}", "--clear-groups", *argv]
         self.process = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
         wait_for(self._listening, 10, f"the bridge on port {self.port}")
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -204,10 +199,10 @@ def carousel(workdir):
     """carousel(config) → (daemon, bridge), both stopped after the test."""
     started = []
 
-    def make(config=None, name="carousel", bridge_uid=None):
+    def make(config=None, name="carousel", bridge_uid=None, bridge_args=()):
         daemon = Daemon(workdir, name, config or {})
         started.append(daemon)
-        bridge = Bridge(workdir, socket_path=daemon.socket, as_uid=bridge_uid)
+        bridge = Bridge(workdir, socket_path=daemon.socket, as_uid=bridge_uid, extra=bridge_args)
         started.append(bridge)
         return daemon, bridge
 
@@ -216,25 +211,42 @@ def carousel(workdir):
         thing.stop()
 
 
+class ScriptedServer:
+    """tests/browser/scripted_server.py on its own Unix socket, in place of carouseld."""
+
+    def __init__(self, workdir, lines):
+        self.dir = tempfile.mkdtemp(prefix="scripted-", dir=workdir)
+        os.chmod(self.dir, 0o755)
+        script = os.path.join(self.dir, "script.ndjson")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        self.received = script + ".received"
+        self.socket = os.path.join(self.dir, "scripted.sock")
+        self.process = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "scripted_server.py"),
+                                         self.socket, script, self.received])
+        wait_for(lambda: os.path.exists(self.socket) or self.process.poll() is not None, 10, "the scripted server")
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
 @pytest.fixture
 def scripted_bridge(workdir):
-    """scripted_bridge(script_lines) → websocketd in front of tests/browser/scripted_server.py."""
+    """scripted_bridge(script_lines) → the bridge in front of tests/browser/scripted_server.py."""
     started = []
 
     def make(lines):
-        script = tempfile.NamedTemporaryFile("w", suffix=".ndjson", dir=workdir, delete=False, encoding="utf-8")
-        script.write("\n".join(lines) + "\n")
-        script.close()
-        received = script.name + ".received"
-        bridge = Bridge(workdir, command=["/usr/bin/python3", os.path.join(HERE, "scripted_server.py"),
-                                          script.name, received])
+        server = ScriptedServer(workdir, lines)
+        started.append(server)
+        bridge = Bridge(workdir, socket_path=server.socket)
         started.append(bridge)
-        bridge.received = received
+        bridge.received = server.received
         return bridge
 
     yield make
-    for b in started:
-        b.stop()
+    for thing in reversed(started):
+        thing.stop()
 
 
 @pytest.fixture(scope="session")

@@ -1,34 +1,49 @@
-"""The one scripted NDJSON server of the browser tests, run by websocketd per connection in
-place of socat + carouseld, for what a real daemon never sends: garbage lines and a greeting
-with another proto_major. Writes SCRIPT's lines to stdout (one WebSocket message each;
-`#sleep S` pauses), records every line the page sends in RECEIVED, and exits when its input ends
-(the page or websocketd closed the connection).
+"""The one scripted NDJSON server of the browser tests, listening on a Unix socket in place of
+carouseld behind the real bridge, for what a real daemon never sends: garbage lines and a
+greeting with another proto_major. To each connection it writes SCRIPT's lines (one WebSocket
+message each; `#sleep S` pauses), records every line the bridge forwards in RECEIVED, and
+closes when the bridge does.
 
-    scripted_server.py SCRIPT RECEIVED
+    scripted_server.py SOCKET SCRIPT RECEIVED
 """
+import os
+import socket
 import sys
 import threading
 import time
 
 
-def main():
-    script, received = sys.argv[1], sys.argv[2]
-    log = open(received, "ab", buffering=0)
-
+def serve(conn, script, log):
     def record():
-        for line in sys.stdin.buffer:
-            log.write(line)
+        with conn.makefile("rb") as lines:
+            for line in lines:
+                log.write(line)
     reader = threading.Thread(target=record, daemon=True)
     reader.start()
-    with open(script, encoding="utf-8") as f:
-        for line in f.read().splitlines():
-            if line.startswith("#sleep "):
-                time.sleep(float(line.split()[1]))
-                continue
-            sys.stdout.buffer.write((line + "\n").encode("utf-8"))
-            sys.stdout.buffer.flush()
-    # Until the page closes the WebSocket or websocketd goes away: both close stdin.
+    try:
+        with open(script, encoding="utf-8") as f:
+            for line in f.read().splitlines():
+                if line.startswith("#sleep "):
+                    time.sleep(float(line.split()[1]))
+                    continue
+                conn.sendall((line + "\n").encode("utf-8"))
+    except OSError:
+        return
+    # Until the bridge closes its end (the page went away).
     reader.join()
+    conn.close()
+
+
+def main():
+    path, script, received = sys.argv[1:4]
+    log = open(received, "ab", buffering=0)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    os.chmod(path, 0o666)
+    server.listen(16)
+    while True:
+        conn, _ = server.accept()
+        threading.Thread(target=serve, args=(conn, script, log), daemon=True).start()
 
 
 if __name__ == "__main__":
