@@ -36,8 +36,10 @@ def test_unit_verifies_and_is_hardened_at_least_as_well_as_the_daemon():
         print(f"systemd-analyze security: carouseld-web.service {web_score}, carouseld.service {daemon_score}")
         assert web_score <= daemon_score
     text = open(os.path.join(ROOT, "systemd", "carouseld-web.service")).read()
+    # The memory limit (issue 30): the bridge's worst case is about 200 MB (docs/WEB.md, "Bounds").
     for line in ("User=carouseld-web", "SupplementaryGroups=carouseld carouseld-control",
-                 "After=carouseld.socket", "IPAddressDeny=any", "IPAddressAllow=localhost"):
+                 "After=carouseld.socket", "IPAddressDeny=any", "IPAddressAllow=localhost",
+                 "\nMemoryMax=256M\n", "\nMemorySwapMax=0\n", "\nRestart=on-failure\n"):
         assert line in text, line
 
 
@@ -71,4 +73,6 @@ def test_make_install_puts_the_bridge_the_page_and_the_unit_in_place():
         assert names and all(n in script for n in names) and not re.search(r"(?m)^CAROUSELD", env)
         # The installed script finds the installed page (bin/../share/carouseld/web).
         out = subprocess.run([os.path.join(dest, "usr/bin/carouseld-web"), "--print"], capture_output=True, text=True, timeout=10)
-        assert out.returncode == 0 and f"--staticdir={dest}/usr/share/carouseld/web" in out.stdout, out.stdout + out.stderr
+        assert out.returncode == 0 and f"roots=[('/', '{dest}/usr/share/carouseld/web')]" in out.stdout, out.stdout + out.stderr
+        out = subprocess.run([os.path.join(dest, "usr/bin/carouseld-web"), "--version"], capture_output=True, text=True, timeout=10)
+        assert out.stdout == "carouseld-web 0.1.0\n" or out.stdout.startswith("carouseld-web 0."), out.stdout + out.stderr
