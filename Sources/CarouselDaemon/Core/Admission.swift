@@ -7,8 +7,8 @@
 ///    (root, the daemon's user, `control_group`), so that an ordinary local user who opens
 ///    connections in a loop can neither lock out the operator's tools nor the bridges.
 ///
-/// Peers with control rights are limited only by `max_clients`: the web bridge (websocketd and
-/// socat, as `carouseld-web`) connects every page as one uid, and a limit per uid would cap the
+/// Peers with control rights are limited only by `max_clients`: the web bridge
+/// (`carouseld-web`) connects every page as one uid, and a limit per uid would cap the
 /// pages it can serve. Connections being closed (a final ERROR queued) do not count.
 extension DaemonCore {
     /// Why a new connection from `credentials` must be refused, as the `too_many_clients`
