@@ -76,3 +76,74 @@ def test_make_install_puts_the_bridge_the_page_and_the_unit_in_place():
         assert out.returncode == 0 and f"roots=[('/', '{dest}/usr/share/carouseld/web')]" in out.stdout, out.stdout + out.stderr
         out = subprocess.run([os.path.join(dest, "usr/bin/carouseld-web"), "--version"], capture_output=True, text=True, timeout=10)
         assert out.stdout == "carouseld-web 0.1.0\n" or out.stdout.startswith("carouseld-web 0."), out.stdout + out.stderr
+
+
+def syscall_groups():
+    """`systemd-analyze syscall-filter` groups → their system calls, nested groups expanded."""
+    out = subprocess.run(["systemd-analyze", "syscall-filter", "--no-pager"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    groups, current = {}, None
+    for line in out.stdout.splitlines():
+        item = line.strip()
+        if not item or item.startswith("#"):
+            continue
+        if not line.startswith(" ") and item.startswith("@"):
+            current = groups.setdefault(item, [])
+        elif current is not None:
+            current.append(item)
+
+    def expand(group):
+        calls = set()
+        for item in groups.get(group, []):
+            calls |= expand(item) if item.startswith("@") else {item}
+        return calls
+    return expand
+
+
+def test_the_bridge_stays_inside_the_units_system_call_filter(carousel):
+    """The bridge under strace while it serves files, relays a WebSocket, refuses a request and
+    closes a flood: every system call it makes is one carouseld-web.service's filter allows."""
+    import asyncio
+    import shutil
+    import urllib.request
+
+    import websockets
+
+    from conftest import free_port, wait_for
+    from floods import flood
+    if not shutil.which("strace"):
+        raise AssertionError("strace is needed (scripts/bootstrap installs it)")
+    unit = open(os.path.join(ROOT, "systemd", "carouseld-web.service")).read()
+    filters = re.findall(r"(?m)^SystemCallFilter=(.*)$", unit)
+    assert filters == ["@system-service", "~@privileged @resources"], filters
+    expand = syscall_groups()
+    allowed = expand("@system-service") - expand("@privileged") - expand("@resources")
+    daemon, _ = carousel(name="syscalls")
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "trace")
+        port = str(free_port())
+        bridge = subprocess.Popen(["strace", "-f", "-qq", "-o", trace, os.path.join(ROOT, "scripts", "carouseld-web"),
+                                   "--socket", daemon.socket, "--port", port, "--loglevel", "debug"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            url = f"ws://127.0.0.1:{port}/"
+            wait_for(lambda: os.path.exists(trace) and "listen(" in open(trace).read(), 20, "the bridge")
+            assert urllib.request.urlopen(f"http://127.0.0.1:{port}/app.js", timeout=5).status == 200
+
+            async def session():
+                async with websockets.connect(url, origin=f"http://127.0.0.1:{port}") as ws:
+                    await ws.recv()
+                    for request in ('{"cmd":"watch","items":true}', '{"cmd":"reload"}'):
+                        await ws.send(request)
+                    await ws.recv()
+                    await ws.recv()
+            asyncio.run(session())
+            assert asyncio.run(flood(url, "frame", 100000, origin=f"http://127.0.0.1:{port}")) == 1009
+        finally:
+            # The traced bridge (the trace's first pid) stops on SIGTERM; strace then exits.
+            with open(trace) as f:
+                os.kill(int(f.readline().split()[0]), 15)
+            bridge.wait(10)
+        calls = set(re.findall(r"(?m)^\d+\s+(?:<\.\.\. )?([a-z_0-9]+)[( ]", open(trace).read()))
+    outside = sorted(c for c in calls if c not in allowed and c not in ("exit", "exit_group", "execve"))
+    assert calls and not outside, f"system calls outside the unit's filter: {outside}"
