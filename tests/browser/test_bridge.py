@@ -22,7 +22,7 @@ def test_the_bridge_command_line_is_loopback_and_bounded():
     out, s = bridge_settings()
     assert out.returncode == 0, out.stderr
     assert s["addresses"] == "['127.0.0.1']" and s["port"] == "8780" and s["maxforks"] == "16"
-    assert s["display_group"] == "carouseld" and s["display_slots"] == "16"
+    assert s["display_groups"] == "['carouseld-kiosk', 'carouseld']" and s["display_slots"] == "16"
     assert s["socket"] == "/run/carouseld/carouseld.sock"
     assert s["names"] == "['127.0.0.1:8780', '[::1]:8780', 'localhost:8780']"
     assert "default-src 'none'" in s["csp"] and "frame-ancestors 'none'" in s["csp"]

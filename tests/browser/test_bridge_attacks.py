@@ -314,3 +314,18 @@ def test_a_bad_parameter_is_shown_and_the_page_still_draws(carousel, open_page):
         assert page.js("return document.querySelectorAll('[data-carousel] [data-index]:not([hidden])').length") > 0
         watch = [s["request"] for s in page.sent() if s["request"]["cmd"] == "watch"][0]
         assert "max_rate_hz" not in watch, watch
+
+
+def test_a_display_group_member_has_the_display_pool_then_the_other(carousel):
+    needs_root("it connects as uid 65534 with setpriv")
+    # nobody's primary group nogroup as the display group: 2 display slots, then 2 of the others.
+    daemon, bridge = carousel(name="pools", bridge_args=["--display-group", "no-such-group,nogroup",
+                                                         "--display-slots", "2", "--maxforks", "2"])
+    holder = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                               "/usr/bin/python3", "-c", HOLDER, str(bridge.port), "6"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert int(holder.stdout.readline()) == 4
+    finally:
+        holder.kill()
+        holder.wait()
