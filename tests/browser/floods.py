@@ -16,18 +16,19 @@ CHUNK = 64 * 1024
 
 async def flood(url, kind, amount, origin=None):
     """Sends one hostile message; returns the close code the bridge gave (None: all was sent)."""
+    payload = "a" * (CHUNK if kind == "fragments" else amount)
     async with websockets.connect(url, origin=origin, max_size=None, compression=None,
                                   ping_interval=None, close_timeout=2) as ws:
         await ws.recv()  # the daemon's VERSION: the relay is up
         try:
             if kind == "fragments":
-                chunk = "a" * CHUNK
-                await ws.send(chunk for _ in range(amount))
+                await ws.send(payload for _ in range(amount))
             else:
-                await ws.send("a" * amount)
+                await ws.send(payload)
             # Everything went out: wait for what the bridge makes of it.
             await asyncio.wait_for(ws.recv(), 10)
         except websockets.ConnectionClosed as closed:
+            # A client still writing may never read the bridge's close frame: 1006 then.
             return closed.rcvd.code if closed.rcvd else 1006
         except asyncio.TimeoutError:
             return None

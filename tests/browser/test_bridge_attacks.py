@@ -15,6 +15,7 @@ import time
 
 import websockets
 
+from conftest import wait_for
 from floods import flood
 
 
@@ -64,14 +65,14 @@ def first_message(port):
 
 def test_one_huge_websocket_message_does_not_grow_the_bridge(carousel):
     needs_root("it resets the bridge's peak RSS through /proc/PID/clear_refs")
-    daemon, bridge = carousel(name="flood")
+    daemon, bridge = carousel(name="flood", bridge_args=["--loglevel", "access"])
     url = f"ws://127.0.0.1:{bridge.port}/"
     pid = bridge.process.pid
     # The hostile run's floods: websocketd went 649 → 3,720 MB on the first, to 162 and 486 MB
     # on the single frames.
-    for kind, amount, what in (("fragments", 16384, "16,384 × 64 KiB continuation frames"),
-                               ("frame", 64 * 1024 * 1024, "one 64 MB frame"),
-                               ("frame", 256 * 1024 * 1024, "one 256 MB frame")):
+    floods = (("fragments", 16384, "16,384 × 64 KiB continuation frames"),
+              ("frame", 64 * 1024 * 1024, "one 64 MB frame"), ("frame", 256 * 1024 * 1024, "one 256 MB frame"))
+    for n, (kind, amount, what) in enumerate(floods, 1):
         reset_peak(pid)
         before = status_of(pid, "VmRSS")
         started = time.monotonic()
@@ -79,7 +80,9 @@ def test_one_huge_websocket_message_does_not_grow_the_bridge(carousel):
         took = time.monotonic() - started
         peak = status_of(pid, "VmHWM")
         print(f"{what}: bridge RSS {before} KiB before, peak {peak} KiB (+{peak - before}); closed {code} after {took:.2f} s")
-        assert code == 1009, f"{what}: the bridge closes with 1009 (message too big), got {code}"
+        assert code in (1009, 1006, None), code
+        # The bridge closed it with 1009 (message too big), whether or not the writing client read it.
+        wait_for(lambda: open(bridge.log_path).read().count("sent 1009") >= n, 10, f"{what}: the bridge's 1009")
         assert peak - before < 8 * 1024, f"{what}: the bridge grew by {peak - before} KiB"
         # The bridge still serves pages.
         assert first_message(bridge.port)["class"] == "VERSION"
