@@ -1,5 +1,5 @@
 """Tilt from a replayed recording, a daemon restart under the page, and what a real daemon never
-sends (garbage lines, another proto_major) through the scripted server behind websocketd."""
+sends (garbage lines, another proto_major) through the scripted server behind the bridge."""
 
 import json
 import os
