@@ -332,3 +332,15 @@ def test_a_display_group_member_has_the_display_pool_then_the_other(carousel):
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_the_owners_pages_keep_their_own_styles_and_are_never_framed(carousel, workdir):
+    owner = tempfile.mkdtemp(prefix="owner-", dir=workdir)
+    os.chmod(owner, 0o755)
+    with open(os.path.join(owner, "offer.html"), "w") as f:
+        f.write('<!doctype html><p style="color:red">offer</p>\n')
+    daemon, bridge = carousel(name="owner", bridge_args=["--serve", f"/owner/={owner}"])
+    status, headers, _ = http_status(bridge.port, path="/owner/offer.html")
+    assert status == 200 and headers["Content-Security-Policy"] == "frame-ancestors 'none'", headers
+    assert "default-src 'none'" in http_status(bridge.port, path="/index.html")[1]["Content-Security-Policy"]
+    assert "default-src 'none'" in http_status(bridge.port, path="/demo/card-1.svg")[1]["Content-Security-Policy"]
