@@ -190,6 +190,7 @@ def test_the_bridge_forwards_only_the_pages_requests(carousel):
         {"cmd": "remove_items", "at": 0, "count": 5}, {"cmd": "set_autoplay", "enabled": True, "interval_s": 1},
         {"cmd": "recenter_tilt"}, {"cmd": "samples", "enable": True}, {"cmd": "insert_items", "at": 0, "count": 3},
         {"cmd": "outer_scroll", "y": 50}, {"cmd": "set_tilt", "mode": "position"},
+        {"cmd": "set_display_rotation", "degrees": 90, "persist": True},
         {"cmd": "set_geometry", "viewport": {"width": 500, "height": 300}, "item": {"width": 100, "height": 100},
          "axis": "vertical"},
     ]
@@ -203,7 +204,8 @@ def test_the_bridge_forwards_only_the_pages_requests(carousel):
                 replies.append(json.loads(await ws.recv()))
             # The page's own requests pass; two on one message are two requests.
             await ws.send('{"cmd":"set_count","count":12}\n{"cmd":"scroll_to","index":3,"animated":false}')
-            acks = [json.loads(await ws.recv()), json.loads(await ws.recv())]
+            await ws.send('{"cmd":"set_display_rotation","degrees":0}')
+            acks = [json.loads(await ws.recv()) for _ in range(3)]
             # Duplicate keys: what is forwarded is what was checked (the last 'cmd' here).
             await ws.send('{"cmd":"reload","cmd":"poll"}')
             polled = json.loads(await ws.recv())
@@ -219,7 +221,8 @@ def test_the_bridge_forwards_only_the_pages_requests(carousel):
         assert "web bridge" in reply["message"], reply
     assert "field 'enabled' of 'set_autoplay'" in replies[4]["message"], replies[4]
     assert "up to 1000" in replies[1]["message"], replies[1]
-    assert acks == [{"class": "ACK", "cmd": "set_count"}, {"class": "ACK", "cmd": "scroll_to"}], acks
+    assert acks == [{"class": "ACK", "cmd": "set_count"}, {"class": "ACK", "cmd": "scroll_to"},
+                    {"class": "ACK", "cmd": "set_display_rotation"}], acks
     assert polled["class"] == "STATE" and dup["code"] == "not_allowed" and dup["cmd"] == "reload"
     assert bad["class"] == "ERROR" and bad["code"] == "bad_json", bad
     # The daemon's own view: none of the refused requests happened.
