@@ -42,6 +42,8 @@ public struct TurningRecording {
                     let tau = within / turnSeconds
                     phi += quarter * (1 - cos(Double.pi * tau)) / 2
                     rate = quarter * Double.pi * sin(Double.pi * tau) / (2 * turnSeconds)
+                } else if done < turns {
+                    phi += quarter  // holding after turn `done`
                 }
             }
             let u = Vector3(cos(e) * sin(phi), cos(e) * cos(phi), sin(e))

@@ -31,7 +31,11 @@ enum Dataset {
     ]
 
     static func broad(trial: String = "01") throws -> Broad {
-        let path = try #require(broadTrials[trial], "no BROAD trial \(trial)")
+        try broad(path: try #require(broadTrials[trial], "no BROAD trial \(trial)"))
+    }
+
+    /// Any BROAD CSV under `../shared/datasets` with its reference (see `broad(trial:)`).
+    static func broad(path: String) throws -> Broad {
         let text = try text(path)
         let samples = try RecordingReader.parse(text: text, format: .broad)
         var up: [Vector3?] = []
