@@ -8,10 +8,13 @@ import Testing
 /// A tilt pipeline that answers every sample with a scripted roll (degrees).
 final class ScriptedTilt: TiltPipeline {
     var roll: Double = 0
+    var orientation = DeviceOrientation.undefined
     var recentered = 0
+    var displayRotations: [DisplayRotation] = []
     func process(_ sample: IMUSample) -> TiltReading? {
-        TiltReading(rollDegrees: roll, pitchDegrees: 0, driveDegrees: roll)
+        TiltReading(rollDegrees: roll, pitchDegrees: 0, driveDegrees: roll, orientation: orientation)
     }
+    func setDisplayRotation(_ rotation: DisplayRotation) { displayRotations.append(rotation) }
     func recenter() -> Bool { recentered += 1; roll = 0; return true }
 }
 

@@ -50,13 +50,7 @@ enum WatchCommand {
             }
             var states = 0
             while true {
-                let message: WireJSON
-                do throws(CommandError) {
-                    guard let m = try client.readMessage(timeoutSeconds: nil) else { continue }
-                    message = m
-                } catch {
-                    throw CommandError(.unavailable, "\(client.socketPath): carouseld went away (\(error.message))")
-                }
+                guard let message = try nextMessage(client) else { continue }
                 let kind = message["class"]?.stringValue ?? ""
                 if json {
                     io.out(client.lastLine + "\n")
@@ -88,18 +82,22 @@ enum WatchCommand {
         }
     )
 
+    /// The next message, nil for a wake-up without one.
+    /// - Throws: `CommandError(.unavailable)` when the daemon went away.
+    static func nextMessage(_ client: DaemonClient) throws(CommandError) -> WireJSON? {
+        do throws(CommandError) {
+            return try client.readMessage(timeoutSeconds: nil)
+        } catch {
+            throw CommandError(.unavailable, "\(client.socketPath): carouseld went away (\(error.message))")
+        }
+    }
+
     /// `--orientation`: one line per ORIENTATION (the name, or with `json` the object as sent),
     /// after `limit` of them exits 0.
     static func printOrientation(_ client: DaemonClient, json: Bool, limit: Int?, io: CommandIO) throws -> ExitStatus {
         var lines = 0
         while true {
-            let message: WireJSON
-            do throws(CommandError) {
-                guard let m = try client.readMessage(timeoutSeconds: nil) else { continue }
-                message = m
-            } catch {
-                throw CommandError(.unavailable, "\(client.socketPath): carouseld went away (\(error.message))")
-            }
+            guard let message = try nextMessage(client) else { continue }
             switch message["class"]?.stringValue {
             case "ORIENTATION":
                 io.out((json ? client.lastLine : message["orientation"]?.stringValue ?? "?") + "\n")
