@@ -16,6 +16,10 @@ import Glibc
 public final class MosquittoClient {
     private let handle: OpaquePointer
     private var events: [MosquittoEvent] = []
+    /// Most payload bytes copied out of a received message; a longer payload is delivered with
+    /// its first `maximumPayloadBytes` bytes and its full `payloadLength`, so a huge message
+    /// costs one copy inside libmosquitto (freed after the callback) and none here.
+    public var maximumPayloadBytes = Int.max
 
     /// `mosquitto_lib_init`, once per process (it seeds libmosquitto and initialises OpenSSL).
     private static let libraryReady: Bool = { mosquitto_lib_init() == Int32(MOSQ_ERR_SUCCESS.rawValue) }()
@@ -60,11 +64,12 @@ public final class MosquittoClient {
         mosquitto_message_callback_set(handle) { _, userData, message in
             guard let owner = MosquittoClient.owner(userData), let message = message?.pointee, let topic = message.topic else { return }
             var payload: [UInt8] = []
-            if let bytes = message.payload, message.payloadlen > 0 {
-                payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
+            let length = Int(max(0, message.payloadlen))
+            if let bytes = message.payload, length > 0 {
+                payload = Array(UnsafeRawBufferPointer(start: bytes, count: min(length, owner.maximumPayloadBytes)))
             }
             owner.events.append(.message(MosquittoMessage(
-                topic: String(cString: topic), payload: payload,
+                topic: String(cString: topic), payload: payload, payloadLength: length,
                 qos: MosquittoQoS(rawValue: message.qos) ?? .atMostOnce, retain: message.retain)))
         }
     }

@@ -2,19 +2,26 @@
 /// `struct mosquitto_message`, which is only valid during the callback).
 public struct MosquittoMessage: Sendable, Equatable {
     public var topic: String
-    /// The payload bytes exactly as published (MQTT payloads need not be UTF-8).
+    /// The payload bytes as published (MQTT payloads need not be UTF-8), at most the
+    /// receiving client's `maximumPayloadBytes` of them.
     public var payload: [UInt8]
+    /// The length of the payload as published, bytes (more than `payload.count` when it was cut).
+    public var payloadLength: Int
     public var qos: MosquittoQoS
     /// Whether the broker delivered it from its retained store (a message published with the
     /// retain flag before this subscription).
     public var retain: Bool
 
-    public init(topic: String, payload: [UInt8], qos: MosquittoQoS, retain: Bool) {
+    public init(topic: String, payload: [UInt8], payloadLength: Int? = nil, qos: MosquittoQoS, retain: Bool) {
         self.topic = topic
         self.payload = payload
+        self.payloadLength = payloadLength ?? payload.count
         self.qos = qos
         self.retain = retain
     }
+
+    /// Whether the payload was longer than the client copies (`payloadLength > payload.count`).
+    public var isCut: Bool { payloadLength > payload.count }
 }
 
 /// MQTT's quality of service of a publication or subscription.
