@@ -123,13 +123,14 @@ public enum BridgeCommandLine {
         client id:         \(c.effectiveClientID)
         credentials:       \(c.username.map { "user '\($0)'" + (c.passwordFile != nil ? " with password file" : "") } ?? "none")
         qos, keepalive:    \(c.qos), \(c.keepaliveSeconds) s
-        device id:         \(c.deviceID)
+        device id:         \(c.deviceID)\(c.deviceIDAsWritten.map { " (written '\(LogPayloadText.shown(daemonText: $0))': any id that reduces to \(c.deviceID) shares its topics and client id)" } ?? "")
+        daemon liveness:   offline after \(WireJSONWriter.format(c.daemonLivenessTimeoutSeconds)) s without a word (a poll after half of it)
         state:             \(t.state) (retained)
         availability:      \(t.availability) (retained, last will "offline")
         commands:          \(BridgeCommand.allCases.map { t.command($0) }.joined(separator: ", "))
         errors:            \(t.error)
         position updates:  at most \(WireJSONWriter.format(c.positionMaximumRateHz)) Hz while moving
-        home assistant:    \(c.homeAssistantEnabled ? "discovery under \(c.discoveryPrefix)/" : "off")
+        home assistant:    \(c.homeAssistantEnabled ? "discovery under \(c.discoveryPrefix)/, republished at most every \(WireJSONWriter.format(c.discoveryRepublishMinimumIntervalSeconds)) s" : "off")
 
         """
     }

@@ -6,6 +6,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
     /// `[daemon] reconnect_min_s`, `reconnect_max_s`: backoff while the daemon is unreachable, seconds.
     public var daemonReconnectMinimumSeconds = 0.5
     public var daemonReconnectMaximumSeconds = 5.0
+    /// `[daemon] liveness_timeout_s`: carouseld is taken as gone (`offline`, reconnect) when it
+    /// has sent nothing for this long; the bridge sends a `poll` after half of it, seconds.
+    public var daemonLivenessTimeoutSeconds = 10.0
 
     /// `[broker] host`.
     public var brokerHost = "localhost"
@@ -32,6 +35,13 @@ public struct BridgeConfiguration: Sendable, Equatable {
 
     /// `[device] id`, already reduced to `[A-Za-z0-9_-]`; default: the host name.
     public var deviceID: String
+    /// `[device] id` as written, when it is set and differs from `deviceID` (characters were
+    /// replaced): another device whose id reduces to the same would share its topics and client id.
+    public var deviceIDAsWritten: String? {
+        get { writtenDeviceID }
+        set { writtenDeviceID = newValue == deviceID ? nil : newValue }
+    }
+    private var writtenDeviceID: String?
     /// `[device] topic_prefix`: first topic level(s), default `carouseld`.
     public var topicPrefix = "carouseld"
 
@@ -43,8 +53,14 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var homeAssistantEnabled = true
     /// `[homeassistant] discovery_prefix`, default `homeassistant`.
     public var discoveryPrefix = "homeassistant"
+    /// `[homeassistant] republish_min_interval_s`: the configs are published again at most once
+    /// per this many seconds, whatever arrives on `<discovery_prefix>/status`, default 60.
+    public var discoveryRepublishMinimumIntervalSeconds = 60.0
 
-    public init(deviceID: String) { self.deviceID = DeviceIdentifier.sanitized(deviceID) }
+    public init(deviceID: String) {
+        self.deviceID = DeviceIdentifier.sanitized(deviceID)
+        deviceIDAsWritten = deviceID
+    }
 
     /// TLS is on exactly when a CA file is configured.
     public var usesTLS: Bool { caFile != nil }

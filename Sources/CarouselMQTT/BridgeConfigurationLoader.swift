@@ -1,5 +1,6 @@
 import CarouselINI
 import CarouselProtocol
+import Mosquitto
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +26,8 @@ public enum BridgeConfigurationLoader {
             c.daemonReconnectMinimumSeconds = try number(v, 0.01...3600, "seconds") },
         Key(section: "daemon", name: "reconnect_max_s") { c, v throws(ValueProblem) in
             c.daemonReconnectMaximumSeconds = try number(v, 0.01...3600, "seconds") },
+        Key(section: "daemon", name: "liveness_timeout_s") { c, v throws(ValueProblem) in
+            c.daemonLivenessTimeoutSeconds = try number(v, 0.5...3600, "seconds") },
         Key(section: "broker", name: "host") { c, v throws(ValueProblem) in
             guard !v.isEmpty, !v.contains(where: { $0 == " " || $0 == "/" || $0.asciiValue.map { $0 < 0x20 } == true }) else {
                 throw ValueProblem(expected: "a host name or IP address")
@@ -32,13 +35,13 @@ public enum BridgeConfigurationLoader {
             c.brokerHost = v
         },
         Key(section: "broker", name: "port") { c, v throws(ValueProblem) in c.brokerPort = try integer(v, 1...65535, "") },
-        Key(section: "broker", name: "username") { c, v throws(ValueProblem) in c.username = try text(v, "a user name") },
+        Key(section: "broker", name: "username") { c, v throws(ValueProblem) in c.username = try mqttString(v, "a user name") },
         Key(section: "broker", name: "password_file") { c, v throws(ValueProblem) in c.passwordFile = try path(v) },
         Key(section: "broker", name: "ca_file") { c, v throws(ValueProblem) in c.caFile = try path(v) },
         Key(section: "broker", name: "cert_file") { c, v throws(ValueProblem) in c.certificateFile = try path(v) },
         Key(section: "broker", name: "key_file") { c, v throws(ValueProblem) in c.keyFile = try path(v) },
         Key(section: "broker", name: "client_id") { c, v throws(ValueProblem) in
-            let id = try text(v, "an MQTT client identifier")
+            let id = try mqttString(v, "an MQTT client identifier")
             guard id.utf8.count <= 65535 else { throw ValueProblem(expected: "at most 65535 bytes") }
             c.clientID = id
         },
@@ -52,12 +55,15 @@ public enum BridgeConfigurationLoader {
             let id = DeviceIdentifier.sanitized(v)
             guard !id.isEmpty else { throw ValueProblem(expected: "a device name (letters, digits, _ and -; others become _)") }
             c.deviceID = id
+            c.deviceIDAsWritten = v
         },
         Key(section: "device", name: "topic_prefix") { c, v throws(ValueProblem) in c.topicPrefix = try topicLevels(v) },
         Key(section: "publish", name: "position_max_hz") { c, v throws(ValueProblem) in
             c.positionMaximumRateHz = try number(v, 0...60, "Hz") },
         Key(section: "homeassistant", name: "enabled") { c, v throws(ValueProblem) in c.homeAssistantEnabled = try bool(v) },
         Key(section: "homeassistant", name: "discovery_prefix") { c, v throws(ValueProblem) in c.discoveryPrefix = try topicLevels(v) },
+        Key(section: "homeassistant", name: "republish_min_interval_s") { c, v throws(ValueProblem) in
+            c.discoveryRepublishMinimumIntervalSeconds = try number(v, 0.1...86400, "seconds") },
     ]
 
     static var sections: [String] {
@@ -142,6 +148,10 @@ public enum BridgeConfigurationLoader {
         if c.daemonReconnectMinimumSeconds > c.daemonReconnectMaximumSeconds {
             throw fail("daemon", "reconnect_max_s", "must be ≥ reconnect_min_s")
         }
+        let longest = BridgeCommand.allCases.map { c.topics.command($0) } + [c.topics.availability, c.topics.state, c.topics.error]
+        if let topic = longest.first(where: { !MosquittoText.isPublishableTopic($0) }) {
+            throw fail("device", "topic_prefix", "makes the topic \(topic.utf8.count) bytes long; MQTT allows 65535")
+        }
     }
 
     private static func syntaxError(_ error: INIError, path: String) -> BridgeConfigurationError {
@@ -222,13 +232,27 @@ public enum BridgeConfigurationLoader {
         return n
     }
 
-    /// One or more MQTT topic levels: no wildcards (`+`, `#`), no empty level, no leading or
-    /// trailing `/`.
-    static func topicLevels(_ v: String) throws(ValueProblem) -> String {
-        let t = try text(v, "topic levels such as carouseld or site/lobby")
-        guard !t.contains("+"), !t.contains("#"), !t.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
-            throw ValueProblem(expected: "topic levels such as carouseld or site/lobby (no +, #, or empty level)")
+    /// Text that goes into an MQTT packet as a UTF-8 string: `text`, and valid for the broker
+    /// (`MosquittoText.isValidUTF8`: no C1 control such as U+0085, no non-character such as U+FFFF).
+    static func mqttString(_ v: String, _ what: String) throws(ValueProblem) -> String {
+        let t = try text(v, what)
+        guard MosquittoText.isValidUTF8(t) else {
+            throw ValueProblem(expected: what + " that MQTT allows (no control characters such as U+0085, no non-characters such as U+FFFF)")
         }
         return t
+    }
+
+    /// One or more MQTT topic levels: no wildcards (`+`, `#`), no empty level, no leading or
+    /// trailing `/`, no first level starting with `$` (the broker's own topics such as `$SYS/…`
+    /// and shared subscriptions `$share/…`: a client cannot publish there), and MQTT UTF-8
+    /// (`mqttString`).
+    static func topicLevels(_ v: String) throws(ValueProblem) -> String {
+        let expected = "topic levels such as carouseld or site/lobby (no +, #, empty level or leading $)"
+        let t = try text(v, expected)
+        guard !t.contains("+"), !t.contains("#"), !t.hasPrefix("$"),
+              !t.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+            throw ValueProblem(expected: expected)
+        }
+        return try mqttString(t, expected)
     }
 }

@@ -38,7 +38,7 @@ import Testing
         // Every key of the loader is documented in the shipped file (commented out, with its default).
         for key in ["socket", "host", "port", "username", "password_file", "ca_file", "cert_file", "key_file",
                     "client_id", "qos", "keepalive_s", "id", "topic_prefix", "position_max_hz", "enabled",
-                    "discovery_prefix", "reconnect_min_s", "reconnect_max_s"] {
+                    "discovery_prefix", "reconnect_min_s", "reconnect_max_s", "liveness_timeout_s", "republish_min_interval_s"] {
             #expect(text.contains("\n;\(key) ="), "configs/carousel-mqtt.conf does not document \(key)")
         }
     }
@@ -63,6 +63,7 @@ import Testing
         socket = /tmp/d.sock
         reconnect_min_s = 0.2
         reconnect_max_s = 2
+        liveness_timeout_s = 3.5
         [broker]
         host = 192.0.2.7
         port = 1884
@@ -84,6 +85,7 @@ import Testing
         [homeassistant]
         enabled = no
         discovery_prefix = ha
+        republish_min_interval_s = 30
         """)
         #expect(c.socketPath == "/tmp/d.sock")
         #expect(c.daemonReconnectMinimumSeconds == 0.2 && c.daemonReconnectMaximumSeconds == 2)
@@ -95,6 +97,39 @@ import Testing
         #expect(c.topics.state == "site/a/lobby/state")
         #expect(c.positionMaximumRateHz == 0.5)
         #expect(!c.homeAssistantEnabled && c.discoveryPrefix == "ha")
+        #expect(c.daemonLivenessTimeoutSeconds == 3.5 && c.discoveryRepublishMinimumIntervalSeconds == 30)
+    }
+
+    /// Issue 30.7: prefixes a client cannot publish under passed `--check-config`, and the bridge
+    /// then exited 78 on libmosquitto's "Malformed UTF-8" (U+0085, U+FFFF) or published nowhere
+    /// (`$SYS/…`, `$share/…`).
+    @Test func prefixesAndNamesTheBrokerWouldRefuse() {
+        let expected = "is not topic levels such as carouseld or site/lobby (no +, #, empty level or leading $)"
+        for (key, value) in [("topic_prefix", "$SYS/kiosks"), ("topic_prefix", "$share/g/x"), ("discovery_prefix", "$SYS")] {
+            let section = key == "topic_prefix" ? "device" : "homeassistant"
+            #expect(Self.error("[\(section)]\n\(key) = \(value)\n")?.message == "'\(value)' \(expected)", "\(value)")
+        }
+        // Swift string literals refuse non-characters: built from their scalar values.
+        let scalars: [[UInt32]] = [[0x61, 0x85, 0x62], [0x61, 0xFFFF], [0x78, 0x9F], [0xFDD0]]
+        for bad in scalars.map({ String(String.UnicodeScalarView($0.compactMap(Unicode.Scalar.init))) }) {
+            #expect(Self.error("[device]\ntopic_prefix = \(bad)\n")?.key == "topic_prefix", "\(bad.unicodeScalars.map(\.value))")
+            #expect(Self.error("[homeassistant]\ndiscovery_prefix = \(bad)\n")?.key == "discovery_prefix")
+            #expect(Self.error("[broker]\nclient_id = \(bad)\n")?.key == "client_id")
+            #expect(Self.error("[broker]\nusername = \(bad)\n")?.key == "username")
+        }
+        // What MQTT allows stays allowed: a `$` inside a level, non-ASCII letters.
+        #expect(Self.error("[device]\ntopic_prefix = site/a$b/ü\n") == nil)
+    }
+
+    /// Issue 30.7: `kiosk.lobby` and `kiosk/lobby` both became `kiosk_lobby` and knocked each
+    /// other off the broker without a word. The written id is kept for a warning.
+    @Test func anIDThatIsReducedIsRememberedForAWarning() throws {
+        let dotted = try Self.parse("[device]\nid = kiosk.lobby\n")
+        #expect(dotted.deviceID == "kiosk_lobby" && dotted.deviceIDAsWritten == "kiosk.lobby")
+        #expect(try Self.parse("[device]\nid = kiosk/lobby\n").deviceIDAsWritten == "kiosk/lobby")
+        #expect(try Self.parse("[device]\nid = kiosk_lobby\n").deviceIDAsWritten == nil)
+        #expect(try Self.parse("", host: "pi.local").deviceIDAsWritten == "pi.local")
+        #expect(try Self.parse("", host: "pi").deviceIDAsWritten == nil)
     }
 
     @Test func errorsNameFileLineSectionAndKey() {
