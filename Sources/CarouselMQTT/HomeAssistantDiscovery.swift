@@ -1,7 +1,8 @@
 import CarouselProtocol
 
 /// Home Assistant MQTT discovery (docs/MQTT.md): one retained config message per entity on
-/// `<discovery_prefix>/<component>/<device_id>/<object_id>/config`, all sharing one `device`
+/// `<discovery_prefix>/<component>/<device_id>/<object_id>/config` (entity id
+/// `<component>.carouseld_<device_id>_<object_id>`, as `default_entity_id`), all sharing one `device`
 /// block and the bridge's availability topic, and all reading `<base>/state`:
 ///
 /// | component | object_id | entity |
@@ -97,7 +98,10 @@ public struct HomeAssistantDiscovery: Sendable {
         w.beginObject()
         w.key("name"); w.string(name)
         w.key("unique_id"); w.string("carouseld_\(deviceID)_\(objectID)")
+        // `object_id` is deprecated from Home Assistant 2026.2 (removed in 2026.4) in favour of
+        // `default_entity_id`, which 2025.x accepts beside it; both give `<component>.carouseld_<id>_<name>`.
         w.key("object_id"); w.string("carouseld_\(deviceID)_\(objectID)")
+        w.key("default_entity_id"); w.string("\(component).carouseld_\(deviceID)_\(objectID)")
         if readsState { w.key("state_topic"); w.string(topics.state) }
         w.key("availability_topic"); w.string(topics.availability)
         w.key("payload_available"); w.string("online")
