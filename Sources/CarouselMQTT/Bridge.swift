@@ -13,15 +13,26 @@ import Glibc
 /// Each side is a small state machine: waiting (until a backoff deadline), connecting (broker
 /// only: TCP/TLS handshake and CONNACK pending), connected. Losing either side never ends the
 /// bridge; it logs one line, publishes `offline` when the daemon is the one gone, and tries
-/// again with exponential backoff. Everything it holds is bounded: the newest state (one),
-/// the commands waiting for the daemon's answer (`pendingCommandLimit`), the request bytes for
-/// the daemon (`DaemonConnection.outputLimit`) and the QoS > 0 publications the broker has not
-/// acknowledged (`inFlightLimit`, past which state publications wait and coalesce).
+/// again with exponential backoff. Everything it holds is bounded (docs/MQTT.md "Bounds"): the
+/// newest state (one), the commands waiting for the daemon's answer (`pendingCommandLimit`, each
+/// with at most `maximumPayloadBytes` of payload), the request bytes for the daemon
+/// (`DaemonConnection.outputLimit`), and the publications libmosquitto has not yet handed to
+/// the socket (QoS 0) or the broker has not acknowledged (QoS 1/2): past `inFlightLimit` state
+/// publications wait and coalesce and command errors are dropped; availability and discovery,
+/// a handful per (re)connection or per `republish_min_interval_s`, always go out.
 public final class Bridge {
     /// Commands sent to carouseld whose ACK/ERROR has not arrived.
     public static let pendingCommandLimit = 64
-    /// Unacknowledged QoS 1/2 publications before state publications wait.
+    /// Publications in libmosquitto's queue (not yet written, or not yet acknowledged) before
+    /// state publications wait and command errors are dropped.
     public static let inFlightLimit = 64
+    /// The longest command payload read, bytes: a longer one is refused unread (libmosquitto
+    /// still receives it whole; bound it at the broker too, docs/MQTT.md "Security").
+    public static let maximumPayloadBytes = 256
+    /// Command errors published and logged, at most, a second on average …
+    public static let errorRatePerSecond = 5.0
+    /// … and at once.
+    public static let errorBurst = 20
 
     private enum BrokerLink { case waiting(until: Int64), connecting, connected }
     private enum DaemonLink { case waiting(until: Int64), connected(greeted: Bool) }
@@ -45,9 +56,21 @@ public final class Bridge {
     private var schedule: StatePublishSchedule
     /// What the retained availability topic says, as far as this connection published it.
     private var availabilityPublished: Bool?
-    /// The count in the last published Home Assistant `number` config.
+    /// The count in the last published Home Assistant `number` config; nil until the configs
+    /// have gone out on this broker connection (they wait for the daemon's count).
     private var discoveryCount: Int?
+    /// When the configs were last published (CLOCK_MONOTONIC ns), and when they are due again
+    /// after an `online` on `<discovery_prefix>/status` arrived sooner than the interval allows.
+    private var discoveryPublishedAt: Int64?
+    private var discoveryDue: Int64?
+    private let discoveryInterval: Int64
     private var pendingCommands: [(cmd: String, topic: String, payload: [UInt8])] = []
+    /// Command errors: published and logged within this budget, the rest counted.
+    private var errorBudget = RateBudget(ratePerSecond: Bridge.errorRatePerSecond, burst: Bridge.errorBurst)
+    /// Daemon liveness: the last time it sent anything, and whether a `poll` asks for a sign.
+    private var daemonHeardAt: Int64 = 0
+    private var livenessPollSent = false
+    private let livenessTimeout: Int64
     private var inFlight: Set<Int32> = []
     /// A state publication skipped because of `inFlightLimit`.
     private var stateWaitsForAcknowledgements = false
@@ -77,7 +100,10 @@ public final class Bridge {
                                 maximumSeconds: configuration.daemonReconnectMaximumSeconds)
         schedule = StatePublishSchedule(maximumRateHz: configuration.positionMaximumRateHz)
         daemon = DaemonConnection(socketPath: configuration.socketPath)
+        discoveryInterval = Int64(configuration.discoveryRepublishMinimumIntervalSeconds * 1e9)
+        livenessTimeout = Int64(configuration.daemonLivenessTimeoutSeconds * 1e9)
         mqtt = try MosquittoClient(clientID: configuration.effectiveClientID)
+        mqtt.maximumPayloadBytes = Self.maximumPayloadBytes
         if let username = configuration.username { try mqtt.setCredentials(username: username, password: password) }
         try mqtt.setWill(topic: topics.availability, payload: BridgeTopics.offline, qos: qos, retain: true)
         if let caFile = configuration.caFile {
@@ -110,12 +136,20 @@ public final class Bridge {
         log.notice("carousel-mqtt \(carouseldRelease) (libmosquitto \(MosquittoClient.libraryVersion)) for device "
                    + "'\(configuration.deviceID)': carouseld on \(configuration.socketPath), broker \(brokerName), "
                    + "topics under \(topics.base)/")
+        if let written = configuration.deviceIDAsWritten {
+            log.warning("device id '\(LogPayloadText.shown(daemonText: written))' is used as '\(configuration.deviceID)' "
+                        + "(characters other than A-Z a-z 0-9 _ - become _): a device whose id reduces to the same shares "
+                        + "its topics and client id, and the broker disconnects one for the other")
+        }
         _ = notifier.ready(status: "starting")
         while true {
             let now = clinux_monotonic_ns()
             if case let .waiting(until) = daemonLink, now >= until { connectDaemon(now: now) }
             if case let .waiting(until) = broker, now >= until { connectBroker(now: now) }
+            checkDaemonLiveness(now: now)
             if brokerConnected, !stateWaitsForAcknowledgements, let state = schedule.due(now: now) { publish(state) }
+            if let due = discoveryDue, now >= due { publishDiscovery(now: now) }
+            reportDroppedErrors(now: now)
 
             var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
             let daemonIndex = daemon.isOpen ? fds.count : -1
@@ -158,6 +192,8 @@ public final class Bridge {
         if case let .waiting(until) = daemonLink { deadline = min(deadline, until) }
         if case let .waiting(until) = broker { deadline = min(deadline, until) }
         if brokerConnected, !stateWaitsForAcknowledgements, let due = schedule.deadline { deadline = min(deadline, due) }
+        if let due = discoveryDue { deadline = min(deadline, due) }
+        if daemon.isOpen { deadline = min(deadline, daemonHeardAt + (livenessPollSent ? livenessTimeout : livenessTimeout / 2)) }
         return Int32(max(0, (deadline - now + 999_999) / 1_000_000))
     }
 
@@ -186,8 +222,25 @@ public final class Bridge {
             return
         }
         daemonLink = .connected(greeted: false)
+        daemonHeardAt = now
+        livenessPollSent = false
         _ = daemon.send(Request.watch(WatchRequest(enable: true, items: false, maxRateHz: watchRateHz)).jsonLine)
         log.info("connected to carouseld on \(configuration.socketPath)")
+    }
+
+    /// A daemon that is stopped (SIGSTOP), hung or swapped out keeps its socket open and sends
+    /// nothing: after half of `liveness_timeout_s` of silence the bridge sends a `poll`, whose
+    /// answer is a STATE; after all of it the daemon counts as lost (`offline`, reconnect).
+    private func checkDaemonLiveness(now: Int64) {
+        guard daemon.isOpen else { return }
+        let silent = now - daemonHeardAt
+        if silent >= livenessTimeout {
+            daemonLost("it sent nothing for \(Self.seconds(Double(silent) / 1e9)) s, not even an answer to a poll")
+        } else if silent >= livenessTimeout / 2, !livenessPollSent {
+            livenessPollSent = true
+            _ = daemon.send(Request.poll.jsonLine)
+            log.debug("carouseld silent for \(Self.seconds(Double(silent) / 1e9)) s: poll")
+        }
     }
 
     /// The rate asked of the daemon: fast enough that a command's effect or a rest arrives
@@ -198,7 +251,12 @@ public final class Bridge {
         do {
             if events & Int16(POLLOUT) != 0 { try daemon.flush() }
             if events & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
-                for message in try daemon.receive() { handleDaemon(message) }
+                let messages = try daemon.receive()
+                if !messages.isEmpty {
+                    daemonHeardAt = clinux_monotonic_ns()
+                    livenessPollSent = false
+                }
+                for message in messages { handleDaemon(message) }
             }
             if daemon.wantsWrite { try daemon.flush() }
         } catch {
@@ -213,8 +271,11 @@ public final class Bridge {
         let now = clinux_monotonic_ns()
         let (until, seconds) = delay(&daemonBackoff, now: now)
         daemonLink = .waiting(until: until)
-        log.warning("lost carouseld (\(why)); publishing offline, reconnecting in \(Self.seconds(seconds)) s")
-        daemonFailuresLogged = 1
+        // A daemon that never became ready on this connection (stopped, still hung) is logged
+        // like a failed connection: the first time and then every 10th at warning level.
+        let level: LogLevel = wasReady || daemonFailuresLogged % 10 == 0 ? .warning : .debug
+        log.log(level, "lost carouseld (\(why)); \(wasReady ? "publishing offline, " : "")reconnecting in \(Self.seconds(seconds)) s")
+        daemonFailuresLogged = wasReady ? 1 : daemonFailuresLogged + 1
         for pending in pendingCommands {
             publishError(topic: pending.topic, payload: pending.payload,
                          message: "carouseld closed the connection before answering '\(pending.cmd)'")
@@ -227,7 +288,7 @@ public final class Bridge {
     private func handleDaemon(_ message: WireJSON) {
         switch message["class"]?.stringValue {
         case "VERSION":
-            let release = message["release"]?.stringValue ?? "?"
+            let release = LogPayloadText.shown(daemonText: message["release"]?.stringValue ?? "?")
             let major = message["proto_major"]?.intValue ?? 0
             let minor = message["proto_minor"]?.intValue ?? 0
             if major != ServerMessage.protoMajor {
@@ -239,32 +300,34 @@ public final class Bridge {
         case "STATE":
             let state: BridgeState
             do { state = try BridgeState(stateMessage: message) } catch {
-                if badStates % 100 == 0 { log.warning("ignoring a STATE the bridge cannot read: \(error)") }
+                if badStates % 100 == 0 { log.warning("ignoring a STATE the bridge cannot read: \(LogPayloadText.shown(daemonText: error.description))") }
                 badStates += 1
                 return
             }
             if latest == nil {
                 daemonBackoff.reset()
                 daemonFailuresLogged = 0
-                log.notice("carouseld ready: index \(state.index.map(String.init) ?? "none") of \(state.count), sensor \(state.sensor)")
+                log.notice("carouseld ready: index \(state.index.map(String.init) ?? "none") of \(state.count), "
+                           + "sensor \(LogPayloadText.shown(daemonText: state.sensor))")
                 latest = state
                 updateAvailability()
+                if discoveryCount == nil { publishDiscovery(now: clinux_monotonic_ns()) }
                 _ = notifier.status(statusLine)
             }
             offer(state)
         case "SENSOR":
             guard let status = message["status"]?.stringValue else { return }
-            let detail = message["message"]?.stringValue.map { ": " + $0 } ?? ""
+            let detail = message["message"]?.stringValue.map { ": " + LogPayloadText.shown(daemonText: $0) } ?? ""
             if var state = latest, state.sensor != status {
-                log.notice("sensor status \(status)\(detail)")
+                log.notice("sensor status \(LogPayloadText.shown(daemonText: status))\(detail)")
                 state.sensor = status
                 offer(state)
             }
         case "ACK":
             _ = takePending(cmd: message["cmd"]?.stringValue)
         case "ERROR":
-            let code = message["code"]?.stringValue ?? "?"
-            let text = message["message"]?.stringValue ?? ""
+            let code = LogPayloadText.shown(daemonText: message["code"]?.stringValue ?? "?")
+            let text = LogPayloadText.shown(daemonText: message["message"]?.stringValue ?? "")
             if let pending = takePending(cmd: message["cmd"]?.stringValue) {
                 publishError(topic: pending.topic, payload: pending.payload, message: "carouseld refused '\(pending.cmd)': \(code): \(text)")
             } else {
@@ -360,6 +423,8 @@ public final class Bridge {
         inFlight.removeAll()
         stateWaitsForAcknowledgements = false
         availabilityPublished = nil
+        discoveryCount = nil
+        discoveryDue = nil
         lastBrokerError = nil
         if wasConnected { brokerFailuresLogged = 0 }
         brokerFailed(wasConnected ? "lost the broker \(brokerName) (\(reason))"
@@ -380,31 +445,59 @@ public final class Bridge {
         _ = notifier.status(statusLine)
     }
 
-    /// Availability, discovery and the newest state, whatever the broker holds.
+    /// Availability, discovery and the newest state, whatever the broker holds (after a
+    /// (re)connection, on SIGHUP): not limited by `republish_min_interval_s`.
     private func republishAll() {
         guard brokerConnected else { return }
         availabilityPublished = nil
         updateAvailability()
-        publishDiscovery()
+        publishDiscovery(now: clinux_monotonic_ns())
         if let latest { publish(schedule.republish(latest, now: clinux_monotonic_ns())) }
     }
 
-    private func publishDiscovery() {
-        guard let discovery else { return }
-        let count = latest?.count ?? 0
+    /// The six configs, once the daemon's count is known (before it, the `number`'s `max` would
+    /// be a retained guess); with no daemon yet, they go out with its first STATE.
+    private func publishDiscovery(now: Int64) {
+        discoveryDue = nil
+        guard let discovery, brokerConnected, let count = latest?.count else { return }
         for (topic, payload) in discovery.messages(count: count) { send(topic, payload, retain: true) }
         discoveryCount = count
+        discoveryPublishedAt = now
+    }
+
+    /// Home Assistant said `online`: the configs again, at once if the last time is at least
+    /// `republish_min_interval_s` ago, else once at the end of that interval (however many
+    /// `online` arrive meanwhile).
+    private func homeAssistantOnline(now: Int64) {
+        guard discoveryDue == nil else { return }
+        let earliest = (discoveryPublishedAt ?? .min / 2) + discoveryInterval
+        if now >= earliest {
+            log.info("Home Assistant is online: republishing discovery")
+            publishDiscovery(now: now)
+        } else {
+            discoveryDue = earliest
+            log.info("Home Assistant is online: republishing discovery in \(Self.seconds(Double(earliest - now) / 1e9)) s "
+                     + "(at most once per \(Self.seconds(Double(discoveryInterval) / 1e9)) s)")
+        }
     }
 
     private func handleBrokerMessage(_ message: MosquittoMessage) {
         if let discovery, message.topic == discovery.statusTopic {
-            if message.payload == BridgeTopics.online {
-                log.info("Home Assistant is online: republishing discovery")
-                publishDiscovery()
-            }
+            if message.payload == BridgeTopics.online, !message.isCut { homeAssistantOnline(now: clinux_monotonic_ns()) }
             return
         }
         guard let command = topics.command(forTopic: message.topic) else { return }
+        if message.payloadLength == 0 {
+            // `mosquitto_pub -r -n` clears a retained command: the broker passes the empty
+            // payload on to current subscribers, and it is not a command.
+            log.debug("\(message.topic): empty payload (a cleared retained message), ignored")
+            return
+        }
+        if message.isCut {
+            publishError(topic: message.topic, payload: message.payload, payloadLength: message.payloadLength,
+                         message: "a payload of \(message.payloadLength) bytes, over the \(Self.maximumPayloadBytes)-byte limit; refused unread")
+            return
+        }
         let shown = Self.shown(message.payload)
         if message.retain {
             // A retained command would run again on every reconnection.
@@ -433,14 +526,15 @@ public final class Bridge {
             return
         }
         pendingCommands.append((request.cmd, message.topic, message.payload))
-        log.info("\(message.topic) '\(shown)' → \(request.cmd)")
+        // Debug only: a command flood must not become a log flood (errors are rate-limited).
+        log.debug("\(message.topic) '\(shown)' → \(request.cmd)")
     }
 
     // MARK: Publishing
 
     private func offer(_ state: BridgeState) {
         latest = state
-        if let discovery, brokerConnected, discoveryCount != state.count {
+        if let discovery, brokerConnected, let published = discoveryCount, published != state.count {
             let (topic, payload) = discovery.indexNumber(count: state.count)
             send(topic, payload, retain: true)
             discoveryCount = state.count
@@ -450,7 +544,7 @@ public final class Bridge {
     }
 
     private func publish(_ state: BridgeState) {
-        if qos != .atMostOnce, inFlight.count >= Self.inFlightLimit {
+        if inFlight.count >= Self.inFlightLimit {
             if !stateWaitsForAcknowledgements { log.warning("the broker acknowledges slowly: \(inFlight.count) publications in flight; state updates wait") }
             stateWaitsForAcknowledgements = true
             return
@@ -467,16 +561,34 @@ public final class Bridge {
         log.info("availability \(online ? "online" : "offline")")
     }
 
-    private func publishError(topic: String, payload: [UInt8], message: String) {
+    /// One `error` publication and one warning line, within `errorBudget` and `inFlightLimit`;
+    /// beyond them the error is only counted (`reportDroppedErrors`).
+    private func publishError(topic: String, payload: [UInt8], payloadLength: Int? = nil, message: String) {
+        guard errorBudget.admit(now: clinux_monotonic_ns()) else { return }
         log.warning("\(topic) '\(Self.shown(payload))': \(message)")
-        send(topics.error, BridgeErrorPayload.encode(topic: topic, payload: payload, message: message), retain: false)
+        guard inFlight.count < Self.inFlightLimit else {
+            log.warning("the broker takes publications slowly (\(inFlight.count) in flight): this error is not published")
+            return
+        }
+        send(topics.error, BridgeErrorPayload.encode(topic: topic, payload: payload, payloadLength: payloadLength, message: message),
+             retain: false)
+    }
+
+    /// One line a second at most for the command errors over the budget.
+    private var droppedErrorsReportedAt: Int64 = 0
+    private func reportDroppedErrors(now: Int64) {
+        guard errorBudget.refused > 0, now - droppedErrorsReportedAt >= 1_000_000_000 else { return }
+        droppedErrorsReportedAt = now
+        let dropped = errorBudget.takeRefused()
+        log.warning("\(dropped) more command error\(dropped == 1 ? "" : "s") neither published nor logged "
+                    + "(at most \(Self.errorBurst) at once and \(WireJSONWriter.format(Self.errorRatePerSecond)) a second)")
     }
 
     private func send(_ topic: String, _ payload: [UInt8], retain: Bool) {
         guard brokerConnected else { return }
         do {
-            let id = try mqtt.publish(topic: topic, payload: payload, qos: qos, retain: retain)
-            if qos != .atMostOnce { inFlight.insert(id) }
+            // QoS 0 too: libmosquitto reports it published once it is written to the socket.
+            inFlight.insert(try mqtt.publish(topic: topic, payload: payload, qos: qos, retain: retain))
         } catch {
             log.warning("\(error)")
         }

@@ -25,4 +25,12 @@ import Testing
         #expect(LogPayloadText.shown(Array(text.utf8)) == String(repeating: "é", count: 32) + "…")
         #expect(LogPayloadText.shown(Array("ok".utf8)) == "ok")
     }
+
+    /// Issue 30.7: carouseld's `release` (and its other strings) reached the log raw, ANSI
+    /// escapes included. Daemon text is escaped like a payload, C1 controls too, at most 128 bytes.
+    @Test func daemonTextIsEscapedWithC1ControlsAndCut() {
+        #expect(LogPayloadText.shown(daemonText: "0.1\u{1B}[31mred\u{7}") == #"0.1\x1b[31mred\x07"#)
+        #expect(LogPayloadText.shown(daemonText: "a\u{9B}2Jb\u{85}") == #"a\x9b2Jb\x85"#)
+        #expect(LogPayloadText.shown(daemonText: String(repeating: "r", count: 200)) == String(repeating: "r", count: 128) + "…")
+    }
 }
