@@ -130,6 +130,25 @@ import MotionFusion
         #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil, orientation: true))])
     }
 
+    @Test func watchPrintsOrientationChangesAsTheirOwnLines() throws {
+        let state = #"{"class":"STATE","seq":5,"time_ns":1,"index":2,"position":2,"offset":1040,"velocity":0,"phase":"idle","count":20,"tilt":{"roll_deg":0,"pitch_deg":0,"enabled":true},"sensor":"replay"}"# + "\n"
+        let daemon = try FakeDaemon { request in
+            guard case let .watch(w) = request else { return [ServerMessage.ack(cmd: request.cmd).encodedLine()] }
+            return [ServerMessage.watch(enable: w.enable, items: w.items, maxRateHz: 60, orientation: w.orientation).encodedLine(),
+                    Array(state.utf8), ServerMessage.orientation("left-up").encodedLine(), Array(state.utf8)]
+        }
+        defer { daemon.stop() }
+        let run = runCtl(["watch", "-n", "2", "--socket", daemon.socketPath])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.out.split(separator: "\n").map(String.init) == [
+            "#5       index 2/20     position 2.000     idle             roll 0.0°     pitch 0.0°    sensor replay",
+            "orientation left-up",
+            "#5       index 2/20     position 2.000     idle             roll 0.0°     pitch 0.0°    sensor replay",
+        ])
+        let only = runCtl(["watch", "--orientation", "-n", "1", "--socket", daemon.socketPath])
+        #expect(only.out == "left-up\n", "stderr: \(only.err)")
+    }
+
     @Test func controlCommandsSendTheirRequests() throws {
         let daemon = try FakeDaemon(respond: FakeDaemon.standard)
         defer { daemon.stop() }
