@@ -24,8 +24,8 @@ import Glibc
     @Test func socketInAMissingDirectoryNamesThePath() {
         let path = "/tmp/carouseld-test-no-such-dir-\(getpid())/x.sock"
         do {
-            let fd = try UnixListener.bind(path: path, mode: 0o666, gid: nil)
-            close(fd)
+            let bound = try UnixListener.bind(path: path, mode: 0o666, gid: nil)
+            close(bound.fd)
             Issue.record("bind in a missing directory succeeded")
         } catch {
             #expect(error.description == "bind \(path): No such file or directory (errno 2)")

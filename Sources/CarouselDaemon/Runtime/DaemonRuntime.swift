@@ -37,8 +37,9 @@ final class DaemonRuntime {
 
     /// The listening socket, once open.
     private var listener: FileDescriptor?
-    /// The socket path we bound (and remove at exit); nil when systemd passed the socket.
-    private var ownedSocketPath: String?
+    /// The socket file we bound (removed at exit if it is still ours); nil when systemd passed
+    /// the socket.
+    private var ownedSocket: BoundSocketFile?
     private var signalFD: Int32 = -1
     private var frameTimerFD: Int32 = -1
     private var armedDeadline: Int64?
@@ -205,7 +206,7 @@ final class DaemonRuntime {
             }
         }
         updateSensor(now: clinux_monotonic_ns())
-        let socket = ownedSocketPath ?? "the socket passed by systemd"
+        let socket = ownedSocket?.path ?? "the socket passed by systemd"
         log.notice("carouseld \(carouseldRelease) listening on \(socket); sensor \(source.name): \(source.status.rawValue)")
         _ = options.notifier.ready(status: "Listening on \(socket); sensor \(source.status.rawValue)")
         return .ok
@@ -238,15 +239,15 @@ final class DaemonRuntime {
                 gid = g
             }
             do {
-                let fd = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid,
-                                               backlog: UnixListener.backlog(maxClients: server.maxClients))
-                listener = FileDescriptor(rawValue: fd)
-                ownedSocketPath = server.socketPath
+                let bound = try UnixListener.bind(path: server.socketPath, mode: server.socketMode, gid: gid,
+                                                  backlog: UnixListener.backlog(maxClients: server.maxClients))
+                listener = FileDescriptor(rawValue: bound.fd)
+                ownedSocket = bound.file
             } catch {
                 log.error("cannot listen: \(error.description)")
                 switch error {
                 case .alreadyServed: return .unavailable
-                case .notASocket, .pathTooLong: return .configuration
+                case .notASocket, .pathTooLong, .unsafeDirectory: return .configuration
                 case let .system(e): return e.errno == .permissionDenied || e.errno == .notPermitted ? .noPermission : .ioError
                 }
             }
@@ -261,14 +262,15 @@ final class DaemonRuntime {
         return nil
     }
 
-    /// Closes everything; removes the socket file if we created it.
+    /// Closes everything; removes the socket file if we created it and it is still ours (another
+    /// daemon may have bound the path since our file was removed).
     func shutdown() {
         _ = options.notifier.stopping(status: "Stopping")
         for (_, connection) in clients { connection.fd.close() }
         clients.removeAll()
         if sourceStarted { source.stop() }
         listener?.close()
-        if let path = ownedSocketPath { unlink(path) }
+        ownedSocket?.removeIfOurs()
         for fd in [signalFD, frameTimerFD, watchdogFD, acceptRetryFD] where fd >= 0 { close(fd) }
         log.notice("stopped")
     }
