@@ -109,7 +109,7 @@ import Testing
         let core = Self.core(count: 8, cyclic: false, autoplay: AutoplaySettings(intervalSeconds: 5, resumeSeconds: 4), tilt: tilt)
         let c = Self.connectWatcher(core, now: Self.start)
         let first = Self.read(core, c, now: Self.start)
-        #expect(first.last?["autoplay"] == .string("running"))
+        #expect(first.last(where: \.isState)?["autoplay"] == .string("running"))
         func send(_ line: String, at now: Int64) { core.received(Array(line.utf8) + [0x0A], from: c, now: now) }
         func runUntilIdle(from now: inout Int64) {
             while core.engine.phase != .idle, let d = core.nextDeadline {

@@ -56,7 +56,7 @@ import Testing
         h.send(#"{"cmd":"watch"}"#, from: a)
         let sink = Sink()
         #expect(h.core.flush(a, now: h.now, write: sink.write) == .drained)
-        #expect(sink.lines.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("LAYOUT"), .string("STATE")])
+        #expect(sink.lines.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("LAYOUT"), .string("STATE"), .string("SENSOR")])
         #expect(h.core.pendingOutput(for: a).isEmpty)
         // Nothing queued: no write at all.
         let calls = sink.calls
@@ -87,11 +87,11 @@ import Testing
     }
 
     @Test func failedSendAndUnknownOrDroppedConnectionsAreClosed() throws {
-        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 600))
+        var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 700))
         let a = h.connect()
         #expect(h.core.flush(a, now: h.now) { _ in .failed } == .close)
         #expect(h.core.flush(ClientID(99), now: h.now) { _ in .wrote(1) } == .close)
-        // A watcher that never reads passes the 600-byte bound and is dropped: queued once more
+        // A watcher that never reads passes the 700-byte bound and is dropped: queued once more
         // so the shell closes it, and its flush says close without writing.
         let b = h.connect()
         h.send(#"{"cmd":"watch","max_rate_hz":60}"#, from: b)

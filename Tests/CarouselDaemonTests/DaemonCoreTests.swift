@@ -74,7 +74,8 @@ struct CoreHarness {
         #expect(!h.core.needsSamples)
         h.send(#"{"cmd":"watch","max_rate_hz":500}"#, from: c)
         let got = h.read(c)
-        #expect(got.count == 3)
+        #expect(got.count == 4)
+        #expect(got[3] == (try WireJSONParser.parse(#"{"class":"SENSOR","status":"replay"}"#)))
         // The server caps the rate at its max_rate_hz (60).
         #expect(got[0] == (try WireJSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#)))
         #expect(got[1] == (try WireJSONParser.parse(#"{"class":"LAYOUT","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":10,"axis":"horizontal","direction":"ltr","style":"linear","cyclic":false,"count":10,"align":"center","contain":false,"group_size":1}"#)))
@@ -136,7 +137,7 @@ struct CoreHarness {
         #expect(h.core.pendingOutput(for: slow).count == queued)
         // It drains: after its old lines, exactly one more STATE, the newest (a seq gap).
         let drained = h.read(slow)
-        #expect(drained.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("LAYOUT"), .string("STATE")])
+        #expect(drained.map { $0["class"] } == [.string("VERSION"), .string("WATCH"), .string("LAYOUT"), .string("STATE"), .string("SENSOR")])
         let after = h.read(slow)
         #expect(after.count == 1)
         let newestSeq = fastGot.last { $0.1["class"] == .string("STATE") }?.1["seq"]

@@ -30,13 +30,22 @@ struct SensorErrorReportingTests {
             #"{"class":"SENSOR","status":"stale","name":"demo.csv","message":"end of recording: no sample for 50 ms"}"#)))
     }
 
-    /// A healthy (or replaying) sensor adds nothing: its SENSOR came when it changed.
-    @Test func aWatcherOfAHealthySensorGetsNoExtraSensorLine() {
+    /// Every watcher gets the current SENSOR after its first STATE, whatever the status: a
+    /// SENSOR goes out only on a change, so the second watcher of a replaying sensor got none
+    /// and could not learn the sensor's name.
+    @Test func everyNewWatcherGetsTheCurrentSensor() throws {
         var h = CoreHarness()
-        let c = h.connect()
-        _ = h.read(c)
-        h.send(#"{"cmd":"watch"}"#, from: c)
-        #expect(h.read(c).map { $0["class"]?.stringValue ?? "?" } == ["WATCH", "LAYOUT", "STATE"])
+        h.core.sensorChanged(status: .replay, name: "demo.csv", message: nil, now: h.now)
+        let first = h.connect(), second = h.connect()
+        _ = h.read(first)
+        _ = h.read(second)
+        let sensor = try WireJSONParser.parse(#"{"class":"SENSOR","status":"replay","name":"demo.csv"}"#)
+        for c in [first, second] {
+            h.send(#"{"cmd":"watch"}"#, from: c)
+            let got = h.read(c)
+            #expect(got.map { $0["class"]?.stringValue ?? "?" } == ["WATCH", "LAYOUT", "STATE", "SENSOR"])
+            #expect(got.last == sensor)
+        }
     }
 }
 

@@ -12,6 +12,13 @@ extension DaemonCore {
         let t = seconds(now)
         switch request {
         case let .setAutoplay(a):
+            // `enabled: true` is a request to run: with no interval (none given, and `[carousel]
+            // autoplay_s` unset or 0) it could only be ACKed and stay `off`, so it is refused.
+            if a.enabled == true, (a.intervalSeconds ?? engine.autoplaySettings.intervalSeconds) == 0 {
+                let why = a.intervalSeconds == nil ? "no interval is set ([carousel] autoplay_s is 0)" : "interval_s 0 is off"
+                return ProtocolError(.badField, "field 'enabled': autoplay cannot run: \(why); give interval_s "
+                    + "(0.1 … 86400 seconds) with it", cmd: request.cmd)
+            }
             engine.setAutoplay(enabled: a.enabled, paused: a.paused, intervalSeconds: a.intervalSeconds,
                                resumeSeconds: a.resumeSeconds, step: a.step, at: t)
             overrides.record(a)

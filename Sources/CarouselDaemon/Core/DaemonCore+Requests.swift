@@ -42,11 +42,11 @@ extension DaemonCore {
         }
     }
 
-    /// `watch`: the WATCH reply with the settings in effect, then (when enabled) the LAYOUT and
-    /// one STATE at once. The snapshot is brought up to date for the other watchers first, without this
-    /// client, so nothing reaches it between its request and its WATCH. A sensor in `error` or
-    /// `stale` has no change coming that would send a SENSOR, so the current one follows the
-    /// STATE: a display learns why it stands still (docs/PROTOCOL.md).
+    /// `watch`: the WATCH reply with the settings in effect, then (when enabled) the LAYOUT, one
+    /// STATE, the current ORIENTATION (when asked for) and the current SENSOR at once. The snapshot is brought up to date for the other
+    /// watchers first, without this client, so nothing reaches it between its request and its
+    /// WATCH. SENSOR goes out only on a change, so a watcher that arrives later would otherwise
+    /// never learn the status's name and message (why tilt does nothing: docs/PROTOCOL.md).
     private func handleWatch(_ w: WatchRequest, from s: ClientSession, now: Int64) {
         // The rate in effect: capped by max_rate_hz and raised to the slowest rate the frame
         // timer honours.
@@ -63,9 +63,7 @@ extension DaemonCore {
             append(LayoutMessage(engine.configuration).encodedLine(), to: s)
             deliverState(to: s, now: now, force: true)
             if w.orientation { send(.orientation(orientation.rawValue), to: s) }
-            if sensorStatus == .error || sensorStatus == .stale {
-                send(.sensor(status: sensorStatus.rawValue, name: sensorName, message: sensorMessage), to: s)
-            }
+            send(.sensor(status: sensorStatus.rawValue, name: sensorName, message: sensorMessage), to: s)
         }
     }
 
@@ -123,7 +121,8 @@ extension DaemonCore {
                 return ProtocolError(.badField, problem, cmd: request.cmd)
             }
             engine.resize(viewport: CarouselSize(width: g.viewport.width, height: g.viewport.height),
-                          item: CarouselSize(width: g.item.width, height: g.item.height), spacing: g.spacing,
+                          item: CarouselSize(width: g.item.width, height: g.item.height),
+                          spacing: g.spacing ?? engine.configuration.geometry.spacing,
                           axis: g.axis, direction: g.direction, at: t)
             overrides.record(g)
             forceChange = true

@@ -40,7 +40,7 @@ struct RuntimeOverrides: Equatable {
     mutating func record(_ g: GeometryRequest) {
         viewport = CarouselSize(width: g.viewport.width, height: g.viewport.height)
         item = CarouselSize(width: g.item.width, height: g.item.height)
-        spacing = g.spacing
+        if let s = g.spacing { spacing = s }
         if let a = g.axis { axis = a }
         if let d = g.direction { direction = d }
     }

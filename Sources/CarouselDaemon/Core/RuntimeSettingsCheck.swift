@@ -16,7 +16,7 @@ enum RuntimeSettingsCheck {
         var g = current.geometry
         g.viewport = CarouselSize(width: request.viewport.width, height: request.viewport.height)
         g.item = CarouselSize(width: request.item.width, height: request.item.height)
-        g.spacing = request.spacing
+        if let spacing = request.spacing { g.spacing = spacing }
         if let axis = request.axis { g.axis = axis }
         do {
             try g.validate()

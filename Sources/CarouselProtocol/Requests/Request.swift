@@ -35,13 +35,14 @@ public struct WatchRequest: Sendable, Equatable {
 public struct GeometryRequest: Sendable, Equatable {
     public var viewport: WireSize
     public var item: WireSize
-    /// Gap between neighbouring items along the axis, points (≥ 0).
-    public var spacing: Double
+    /// Gap between neighbouring items along the axis, points (≥ 0); nil keeps the current
+    /// spacing (as an omitted `axis` keeps the axis: every omitted field keeps its value).
+    public var spacing: Double?
     /// nil keeps the current axis.
     public var axis: ScrollAxis?
     /// nil keeps the current direction.
     public var direction: LayoutDirection?
-    public init(viewport: WireSize, item: WireSize, spacing: Double, axis: ScrollAxis? = nil,
+    public init(viewport: WireSize, item: WireSize, spacing: Double? = nil, axis: ScrollAxis? = nil,
                 direction: LayoutDirection? = nil) {
         self.viewport = viewport
         self.item = item

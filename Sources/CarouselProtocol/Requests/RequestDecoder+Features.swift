@@ -50,6 +50,14 @@ extension RequestDecoder {
             guard name == .custom else {
                 throw fields.bad("custom", "only goes with style 'custom', got style '\(name.rawValue)'")
             }
+            // Unlike a request's own members, the custom object is a closed set (the
+            // `[style.custom]` keys, which the file also refuses unknown): a misspelt number
+            // would otherwise be ACKed and silently keep its old value.
+            let known = CustomStyleParameter.allCases.map(\.wireName)
+            for (key, _) in custom.objectValue ?? [] where !known.contains(key) {
+                let shown = key.count > 64 ? String(key.prefix(64)) + "…" : key
+                throw fields.bad("custom.\(shown)", "unknown custom style number; known: " + known.joined(separator: ", "))
+            }
             for parameter in CustomStyleParameter.allCases {
                 guard let v = custom[parameter.wireName] else { continue }
                 let field = "custom." + parameter.wireName

@@ -89,8 +89,8 @@ public enum RequestDecoder {
     private static func setGeometry(_ fields: Fields) throws(ProtocolError) -> Request {
         let viewport = try fields.size("viewport")
         let item = try fields.size("item")
-        let spacing = try fields.optionalNumber("spacing") ?? 0
-        if spacing < 0 { throw fields.bad("spacing", "must be ≥ 0, got \(WireJSONWriter.format(spacing))") }
+        let spacing = try fields.optionalNumber("spacing")
+        if let spacing, spacing < 0 { throw fields.bad("spacing", "must be ≥ 0, got \(WireJSONWriter.format(spacing))") }
         return .setGeometry(GeometryRequest(viewport: viewport, item: item, spacing: spacing,
                                             axis: try fields.optionalChoice("axis", ScrollAxis.self),
                                             direction: try fields.optionalChoice("direction", LayoutDirection.self)))

@@ -54,7 +54,7 @@ extension Request {
         case let .setGeometry(geometry):
             size("viewport", geometry.viewport)
             size("item", geometry.item)
-            w.key("spacing"); w.number(geometry.spacing)
+            optional("spacing", geometry.spacing)
             optional("axis", geometry.axis?.rawValue)
             optional("direction", geometry.direction?.rawValue)
         case let .setTilt(tilt):
