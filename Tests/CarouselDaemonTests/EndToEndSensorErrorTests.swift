@@ -10,8 +10,9 @@ import Testing
         let daemon = try E2EDaemon("sensor-error", overrides: ["sensor": ["uri": "bogus:"]])
         let c = try daemon.client()
         try c.send(#"{"cmd":"watch"}"#)
+        // The current SENSOR follows the first STATE; the error comes with the sensor's start.
         var sensor: WireJSON?
-        for _ in 0..<6 where sensor == nil {
+        for _ in 0..<8 where sensor?["status"] != .string("error") {
             let v = try c.readJSON()
             if v["class"] == .string("SENSOR") { sensor = v }
         }
