@@ -248,22 +248,22 @@ import Testing
 
     /// `set_style` keeps a STATE within `StateItemBudget` as `set_geometry` does: a custom style
     /// lists `2 · (⌈limit⌉ + 1) + 1` slots when that exceeds the viewport (pitch 260 here, the
-    /// viewport's reach 312.5 points): limit 254 gives 511 ≤ 512, limit 254.5 gives 513.
+    /// viewport's reach 312.5 points): limit 167 gives 337 ≤ 338, limit 167.5 gives 339.
     @Test func setStyleIsRefusedWhenItWouldListMoreItemsThanOneStateCarries() throws {
         let core = Self.core(autoplay: AutoplaySettings())
         let c = Self.connectWatcher(core, now: Self.start)
         _ = Self.read(core, c, now: Self.start)
-        core.received(Array(#"{"cmd":"set_style","style":"custom","custom":{"limit":254.5},"id":1}"#.utf8) + [0x0A],
+        core.received(Array(#"{"cmd":"set_style","style":"custom","custom":{"limit":167.5},"id":1}"#.utf8) + [0x0A],
                       from: c, now: Self.start)
         let refused = try #require(Self.read(core, c, now: Self.start).first { $0["class"] == .string("ERROR") })
         #expect(refused["code"] == .string("bad_field"))
-        // The limit is the cause (a limit of 1 lists 5 slots): 2 · (L + 1) + 1 ≤ 512 for L ≤ 254.
-        #expect(refused["message"] == .string("field 'custom.limit': with custom.limit 254.5, up to 513 items can be visible at "
-                                             + "once, more than the 512 one STATE carries; use a limit of at most 254"))
-        core.received(Array(#"{"cmd":"set_style","style":"custom","custom":{"limit":254},"id":2}"#.utf8) + [0x0A],
+        // The limit is the cause (a limit of 1 lists 5 slots): 2 · (L + 1) + 1 ≤ 338 for L ≤ 167.
+        #expect(refused["message"] == .string("field 'custom.limit': with custom.limit 167.5, up to 339 items can be visible at "
+                                             + "once, more than the 338 one STATE carries; use a limit of at most 167"))
+        core.received(Array(#"{"cmd":"set_style","style":"custom","custom":{"limit":167},"id":2}"#.utf8) + [0x0A],
                       from: c, now: Self.start)
         let got = Self.read(core, c, now: Self.start)
         #expect(got.contains { $0["class"] == .string("ACK") })
-        #expect(got.first { $0["class"] == .string("LAYOUT") }?["custom"]?["limit"] == .number(254))
+        #expect(got.first { $0["class"] == .string("LAYOUT") }?["custom"]?["limit"] == .number(167))
     }
 }

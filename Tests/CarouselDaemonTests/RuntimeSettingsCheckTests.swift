@@ -24,10 +24,10 @@ import Testing
         #expect(errorMessage(h, id, #"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":200000}"#)
             == "field 'spacing': must lie within ±100000 points")
         // item 1e-300 + spacing 0: pitch below the engine's minimum. The item is too short,
-        // not the spacing (which was left at 0).
-        #expect(errorMessage(h, id, #"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":1e-300,"height":1e-300}}"#)
+        // not the spacing (given as 0).
+        #expect(errorMessage(h, id, #"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":1e-300,"height":1e-300},"spacing":0}"#)
             == "field 'item.width': must make a pitch (item length + spacing) of at least 0.001 points")
-        #expect(errorMessage(h, id, #"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":250,"height":1e-300},"axis":"vertical"}"#)
+        #expect(errorMessage(h, id, #"{"cmd":"set_geometry","viewport":{"width":375,"height":200},"item":{"width":250,"height":1e-300},"spacing":0,"axis":"vertical"}"#)
             == "field 'item.height': must make a pitch (item length + spacing) of at least 0.001 points")
         // The geometry is unchanged (pitch 260): scroll_to 3 rests at offset 3 × 260 = 780.
         h.send(#"{"cmd":"scroll_to","index":3,"animated":false}"#, from: id)
@@ -86,15 +86,18 @@ import Testing
     @Test func aSingleLineOverTheBoundReachesAReadingClient() throws {
         // At rest on item 0 with viewport 5000 and pitch 260, all 10 items show: the STATE with
         // items is about 2 KB, over a 1200-byte bound (WATCH and LAYOUT before it are small).
+        // The geometry changes while it watches, so the big STATE follows only the small ACK
+        // and LAYOUT (the watch reply's SENSOR would come after it and pass the bound).
         var h = CoreHarness(limits: DaemonCore.Limits(outputLimit: 1200))
         let c = h.connect()
-        h.send(#"{"cmd":"set_geometry","viewport":{"width":5000,"height":200},"item":{"width":250,"height":160},"spacing":10}"#, from: c)
-        _ = h.read(c)
         h.send(#"{"cmd":"watch","items":true}"#, from: c)
+        _ = h.read(c)
+        h.now += 20 * CoreHarness.ms
+        h.send(#"{"cmd":"set_geometry","viewport":{"width":5000,"height":200},"item":{"width":250,"height":160},"spacing":10}"#, from: c)
         #expect(h.core.pendingOutput(for: c).count > 1200)
         let got = h.read(c)
         #expect(!h.core.shouldClose(c))
-        #expect(got.map { $0["class"]?.stringValue } == ["WATCH", "LAYOUT", "STATE"])
+        #expect(got.map { $0["class"]?.stringValue } == ["ACK", "LAYOUT", "STATE"])
         let items = try #require(got.last?["items"]?.arrayValue)
         #expect(items.first?["index"]?.doubleValue == 0)
         // A backlog over the bound still drops it: blocked, then ACK + error lines pile up.

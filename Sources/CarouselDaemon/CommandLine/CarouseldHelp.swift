@@ -33,7 +33,7 @@ extension CarouseldCommandLine {
 
         --check-config
             Validate the configuration (syntax, every key and value, that a replay file
-            exists and can play, that the geometry shows at most 512 items, and that the
+            exists and can play, that the geometry shows at most 338 items, and that the
             file is not empty or cut off), print the verdict and exit: 0 when valid, 78
             when not (66 when the file given with --config does not exist). Start-up and
             every reload apply exactly these checks.
