@@ -83,9 +83,10 @@ extension CarouseldCommandLine {
         78  configuration error (carouseld.service does not restart on it)
 
     EXAMPLES
-        carouseld -c configs/demo.conf --foreground
-            Replay the bundled recording in a loop. In a second terminal, run
-            socat - UNIX-CONNECT:/tmp/carouseld-demo.sock
+        carouseld -c configs/demo.conf --socket "$demo/carouseld.sock" --foreground
+            Replay the bundled recording in a loop, with the socket in a private folder
+            (demo=$(mktemp -d)). In a second terminal, run
+            socat - UNIX-CONNECT:"$demo/carouseld.sock"
             and type {"cmd":"watch","enable":true} to see the carousel move.
 
         carouseld --check-config -c /etc/carouseld/carouseld.conf
