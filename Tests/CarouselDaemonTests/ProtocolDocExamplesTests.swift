@@ -16,6 +16,9 @@ import Testing
         var title: String
         var line: Int
         var ignore: Set<String> = ["seq", "time_ns", "uptime_s"]
+        /// Numbers whose values vary from run to run but whose order the example shows: equal,
+        /// smaller or larger in the document exactly as in the daemon's output.
+        var ordered: Set<String> = []
         var config: [String: [String: String]] = [:]
         var uids: [Int: UInt32] = [:]
         var steps: [Step] = []
@@ -51,7 +54,9 @@ import Testing
                 }
                 continue
             }
-            if line.hasPrefix("# ignore:") {
+            if line.hasPrefix("# ordered:") {
+                for key in line.dropFirst(10).split(separator: ",") { current.ordered.insert(trim(key[...])) }
+            } else if line.hasPrefix("# ignore:") {
                 for key in line.dropFirst(9).split(separator: ",") { current.ignore.insert(trim(key[...])) }
             } else if line.hasPrefix("# config:"), let close = line.firstIndex(of: "]"), let eq = line.firstIndex(of: "=") {
                 let s = trim(line[line.index(after: line.firstIndex(of: "[") ?? line.startIndex)..<close])
@@ -123,6 +128,7 @@ import Testing
             }
             let daemon = try E2EDaemon("doc", overrides: overrides)
             var clients: [Int: SocketClient] = [:]
+            var seen: [String: [(expected: Double, actual: Double)]] = [:]
             for step in example.steps {
                 let client: SocketClient
                 if let c = clients[step.connection] {
@@ -144,8 +150,23 @@ import Testing
                 }
                 let actual = try client.readLine() ?? "<connection closed>"
                 let expected = try? WireJSONParser.parse(step.text)
-                let ok = (try? WireJSONParser.parse(actual)).map { a in expected.map { Self.matches(a, $0, ignore: example.ignore) } ?? false } ?? false
+                let ok = (try? WireJSONParser.parse(actual)).map { a in expected.map { Self.matches(a, $0, ignore: example.ignore.union(example.ordered)) } ?? false } ?? false
                 #expect(ok, "PROTOCOL.md:\(step.line) (\(example.title)): expected \(step.text) | actual: \(actual)")
+                let parsed = try? WireJSONParser.parse(actual)
+                for key in example.ordered {
+                    guard let e = expected?[key]?.doubleValue else { continue }
+                    guard let a = parsed?[key]?.doubleValue else {
+                        Issue.record("PROTOCOL.md:\(step.line): no '\(key)' in \(actual)")
+                        continue
+                    }
+                    func order(_ x: Double, _ y: Double) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
+                    for earlier in seen[key, default: []] where order(e, earlier.expected) != order(a, earlier.actual) {
+                        let why = "PROTOCOL.md:\(step.line) (\(example.title)): '\(key)' \(e) after \(earlier.expected) in the "
+                            + "document, but \(a) after \(earlier.actual) from the daemon"
+                        Issue.record(Comment(rawValue: why))
+                    }
+                    seen[key, default: []].append((e, a))
+                }
             }
             #expect(try daemon.stop() == 0)
         }
