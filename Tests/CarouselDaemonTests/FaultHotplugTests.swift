@@ -87,9 +87,6 @@ import Glibc
         }
 
         var descriptors: [Int] = []
-        // What each watcher was told before the first unplug (the SENSOR after its first STATE,
-        // the sensor's start) is not part of the cycles.
-        let beforeCycles = watchers.map { $0.sensorStatuses.count }
         for cycle in 0..<Self.cycles {
             descriptors.append(Self.descriptorCount(daemon.pid))
             // The daemon's stderr is a pipe to this process: read it, or after ~60 KiB of log
@@ -114,11 +111,13 @@ import Glibc
                 return w.sensorStatuses.dropFirst(sensors[i]).contains("absent") && w.sensorStatuses.last == "ok"
             }
         }
-        for (i, w) in watchers.enumerated() {
+        for w in watchers {
             // One absent and one ok per cycle, in that order, and no error on the way (a `stale`
             // between the replug and the first streamed scan would be true, so it is allowed).
             #expect(!w.sensorStatuses.contains("error"), "statuses: \(w.sensorStatuses)")
-            let statuses = w.sensorStatuses.dropFirst(beforeCycles[i]).filter { $0 != "stale" }
+            // What a watcher was told before the first unplug (the current SENSOR after its first
+            // STATE, `absent` before the sensor started, then `ok`) ends with its first `ok`.
+            let statuses = w.sensorStatuses.filter { $0 != "stale" }.drop { $0 != "ok" }.dropFirst()
             #expect(statuses.count == 2 * Self.cycles, "statuses: \(w.sensorStatuses.suffix(6))")
             #expect(statuses.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0 ? "absent" : "ok") },
                     "statuses: \(w.sensorStatuses.prefix(8))")
