@@ -87,6 +87,24 @@ import Glibc
         #expect(st.st_mode & 0o7777 == 0o600, "the racer's symlink redirected a chmod (\(binds) binds)")
     }
 
+    /// The private directory's path is longer than the socket's: a socket path of the full 107
+    /// bytes with a short name still binds (through the directory's descriptor) and gets its mode.
+    @Test func aSocketPathOfTheFullLengthStillBinds() throws {
+        let base = TestTemp.path("long")
+        let directory = base + "/" + String(repeating: "d", count: 107 - base.utf8.count - 1 - 7)
+        #expect(mkdir(base, 0o755) == 0 && mkdir(directory, 0o755) == 0)
+        let path = directory + "/s.sock"
+        #expect(path.utf8.count == 107)
+        defer { unlink(path); rmdir(directory); rmdir(base) }
+        let bound = try UnixListener.bind(path: path, mode: 0o640, gid: nil)
+        defer { close(bound.fd) }
+        var st = stat()
+        #expect(lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFSOCK)
+        #expect(st.st_mode & 0o7777 == 0o640)
+        #expect(UInt64(st.st_ino) == bound.file.inode)
+        #expect(UnixListener.probe(path))
+    }
+
     /// A daemon that is stopped (or stuck) with its listen backlog full: a blocking `connect`
     /// in the start-up probe waited in the kernel for as long as it does not accept, deaf to
     /// SIGTERM. The probe does not block: the new daemon sees a listener and exits 69 at once.

@@ -80,9 +80,18 @@ enum UnixListener {
             _ = unlink(privatePath)
             _ = rmdir(privateDirectory)
         }
+        // The private path is longer than `path`; when it passes `sun_path`, bind through the
+        // directory's descriptor (`/proc/self/fd/N/s`), as systemd does for long paths.
         var privateAddress = sockaddr_un()
-        let length = clinux_sockaddr_un(&privateAddress, privatePath)
-        guard length > 0 else { throw .pathTooLong(path: privatePath) }
+        var length = clinux_sockaddr_un(&privateAddress, privatePath)
+        var directoryFD: Int32 = -1
+        defer { if directoryFD >= 0 { close(directoryFD) } }
+        if length <= 0 {
+            directoryFD = open(privateDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard directoryFD >= 0 else { throw .system(SystemError("open \(privateDirectory)", errno: Errno.current)) }
+            length = clinux_sockaddr_un(&privateAddress, "/proc/self/fd/\(directoryFD)/s")
+            guard length > 0 else { throw .pathTooLong(path: path) }
+        }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(SystemError("socket", errno: Errno.current)) }
         do throws(ListenerError) {
