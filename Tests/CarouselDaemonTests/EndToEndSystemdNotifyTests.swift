@@ -1,5 +1,6 @@
 import CarouselProtocol
 import CarouselTestSupport
+import CLinux
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import CLinux
 import Testing
 @testable import CarouselDaemon
 @testable import CarouselService
