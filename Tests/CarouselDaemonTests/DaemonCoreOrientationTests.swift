@@ -16,7 +16,9 @@ import Testing
         h.send(#"{"cmd":"watch"}"#, from: plain)
         let first = h.read(asking)
         #expect(first.first?["orientation"]?.boolValue == true)  // WATCH echoes it
-        #expect(first.last == (try WireJSONParser.parse(#"{"class":"ORIENTATION","orientation":"undefined"}"#)))
+        // After its first STATE: the current ORIENTATION, then the current SENSOR every watcher gets.
+        #expect(first.suffix(2).first == (try WireJSONParser.parse(#"{"class":"ORIENTATION","orientation":"undefined"}"#)))
+        #expect(first.last?["class"]?.stringValue == "SENSOR")
         #expect(!h.read(plain).contains { $0["class"]?.stringValue == "ORIENTATION" })
 
         h.tilt.orientation = .leftUp
