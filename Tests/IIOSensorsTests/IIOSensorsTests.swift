@@ -222,6 +222,9 @@ struct TimestampClockTests {
         // No attribute: a kernel before 4.10, which stamps with CLOCK_REALTIME.
         #expect(TimestampClock(attribute: nil) == .posix(CLOCK_REALTIME))
         #expect(TimestampClock(attribute: "monotonic\n")?.isMonotonic == true)
+        // Linux 6.1 (Debian's, hid-sensor-accel-3d in tests/kernel) prints the NUL too.
+        #expect(TimestampClock(attribute: "monotonic\n\0")?.isMonotonic == true)
+        #expect(TimestampClock(attribute: "boottime\n\0") == .posix(CLOCK_BOOTTIME))
         #expect(TimestampClock(attribute: "realtime\n") == .posix(CLOCK_REALTIME))
         #expect(TimestampClock(attribute: "boottime\n") == .posix(CLOCK_BOOTTIME))
         #expect(TimestampClock(attribute: "tai") == .posix(CLOCK_TAI))

@@ -11,9 +11,11 @@ enum TimestampClock: Equatable {
 
     /// The clock named by `current_timestamp_clock`'s text, nil when the name is unknown.
     /// A device without the attribute (kernels before 4.10) stamps with CLOCK_REALTIME.
+    /// The kernel prints the name with a newline and its terminating NUL (`monotonic\n\0`,
+    /// seen on 6.1): both are trimmed.
     init?(attribute text: String?) {
         guard let text else { self = .posix(CLOCK_REALTIME); return }
-        switch text.trimmingCharacters(in: " \t\n") {
+        switch text.trimmingCharacters(in: " \t\n\0") {
         case "realtime": self = .posix(CLOCK_REALTIME)
         case "monotonic": self = .posix(CLOCK_MONOTONIC)
         case "monotonic_raw": self = .posix(CLOCK_MONOTONIC_RAW)
