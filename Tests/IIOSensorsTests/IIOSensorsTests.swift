@@ -218,6 +218,19 @@ struct TimestampClockTests {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
+    @Test func readTimeStampsNeverStepBack() {
+        // Three scans at 10 ms, read at t = 1000 ms after a refill whose newest was 950 ms.
+        #expect(BufferedDeviceReader.readTimeStamps(count: 3, now: 1_000_000_000, period: 10_000_000, after: 950_000_000)
+            == [980_000_000, 990_000_000, 1_000_000_000])
+        // Five scans 10 ms apart read 20 ms after the last refill (the driver ran faster than its
+        // sampling_frequency, as a HID hub under load does): the three that would fall at or
+        // before 980 ms follow it 1 ns apart.
+        #expect(BufferedDeviceReader.readTimeStamps(count: 5, now: 1_000_000_000, period: 10_000_000, after: 980_000_000)
+            == [980_000_001, 980_000_002, 980_000_003, 990_000_000, 1_000_000_000])
+        // The first refill has nothing before it.
+        #expect(BufferedDeviceReader.readTimeStamps(count: 2, now: 100, period: 10, after: .min) == [90, 100])
+    }
+
     @Test func kernelClockNames() {
         // No attribute: a kernel before 4.10, which stamps with CLOCK_REALTIME.
         #expect(TimestampClock(attribute: nil) == .posix(CLOCK_REALTIME))

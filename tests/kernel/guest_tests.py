@@ -94,12 +94,20 @@ def sensor_hub(bits=16, interval_ms=20, accel=(0, 0, -1000), gyro=(0, 0, 0)):
     hub.start()
     try:
         wait_for(lambda: {"accel_3d", "gyro_3d"} <= set(iio_devices()), 20, "accel_3d and gyro_3d")
-        run(["udevadm", "settle", "--timeout=20"])
+        settle()
         yield hub
     finally:
         hub.destroy()
         wait_for(lambda: not ({"accel_3d", "gyro_3d"} & set(iio_devices())), 20, "the hub's IIO devices to go")
-        subprocess.run(["udevadm", "settle", "--timeout=20"])
+        settle()
+
+
+def settle():
+    t = time.monotonic()
+    p = subprocess.run(["udevadm", "settle", "--timeout=90"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Failure("udevadm settle: %s after %.0f s; udev workers: %s" % (
+            p.stderr.strip(), time.monotonic() - t, sh("ps -eo pid,etimes,args | grep -E 'udev|chgrp|sh -c' | grep -v grep")[-800:]))
 
 
 def carouselctl(*args, timeout=60, check_status=True, user=None):
@@ -151,14 +159,14 @@ def close(a, b, tol):
 class Daemon:
     """carouseld in the foreground with a private socket and configuration."""
 
-    def __init__(self, name="d", sensor_extra="", user=None):
+    def __init__(self, name="d", sensor_extra="", user=None, server_extra=""):
         self.dir = os.path.join(WORK, "daemon-" + name)
         os.makedirs(self.dir, exist_ok=True)
         self.socket = os.path.join(self.dir, "carouseld.sock")
         self.config = os.path.join(self.dir, "carouseld.conf")
         with open(self.config, "w") as f:
             f.write("[sensor]\nsample_rate_hz = 50\n%s\n[server]\nsocket = %s\nsocket_mode = 0666\nidle_timeout_s = 0\n"
-                    "[calibration]\nfile = %s/calibration.conf\n" % (sensor_extra, self.socket, self.dir))
+                    "%s\n[calibration]\nfile = %s/calibration.conf\n" % (sensor_extra, self.socket, server_extra, self.dir))
         if user:
             shutil.chown(self.dir, user, user)
         self.log_path = os.path.join(self.dir, "carouseld.log")
@@ -239,7 +247,9 @@ class Watcher:
 
 
 def sensor_is(status):
-    return lambda m: m.get("class") == "SENSOR" and m.get("status") == status
+    """A SENSOR message with this status, or a STATE whose `sensor` field has it."""
+    return lambda m: (m.get("class") == "SENSOR" and m.get("status") == status) or (
+        m.get("class") == "STATE" and m.get("sensor") == status)
 
 
 # --- Tests -----------------------------------------------------------------------------------
@@ -260,8 +270,7 @@ def sensors_listing(bits):
             want = [(axes + "_x", 0, stype), (axes + "_y", 1, stype), (axes + "_z", 2, stype), ("timestamp", 3, "le:s64/64>>0")]
             check(chans == want, "%s channels %s, expected %s" % (name, chans, want))
             for c in s["channels"][:3]:
-                # The kernel prints IIO_VAL_INT_PLUS_NANO: the scale truncated to 9 decimals.
-                check(abs(c["scale"] - math.floor(scale * 1e9) / 1e9) < 1e-12, "%s %s scale %r, expected %.9f" % (name, c["name"], c["scale"], scale))
+                check(abs(c["scale"] - scale) < 1e-12, "%s %s scale %r, expected %.9f" % (name, c["name"], c["scale"], scale))
                 check(c["offset"] == 0, "%s offset %r" % (name, c["offset"]))
             check(s["mount_matrix_source"] == "identity" and s["mount_matrix"] == [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
                   "%s mount matrix %s (%s)" % (name, s["mount_matrix"], s["mount_matrix_source"]))
@@ -389,10 +398,457 @@ def tilt_32bit():
     return tilt_test(32, -12.5, 28.0)
 
 
+def driver_rate(interval_ms):
+    """The rate hid_sensor_read_samp_freq_value reports for a report interval: simple_div(1000,
+    interval) in integer arithmetic, whose fraction keeps one significant digit of the
+    remainder (1000 / 33 -> 30.300000, not 30.303030)."""
+    whole, rem, exp, micro = 1000 // interval_ms, 1000 % interval_ms, 0, 0
+    if rem:
+        while rem <= interval_ms:
+            rem, exp = rem * 10, exp + 1
+        micro = (rem // interval_ms) * 10 ** (6 - exp)
+    return whole + micro / 1e6
+
+
+@test
+def sampling_frequency():
+    """The rate carouselctl asks for and the rate hid-sensor-accel-3d reports back: the driver
+    turns a rate into a whole report interval in ms (1e9 / (Hz x 1e6), integer division) and
+    reports 1000 / interval (hid-sensor-attributes.c)."""
+    lines = []
+    with sensor_hub(bits=16) as hub:
+        dev = iio_devices()["accel_3d"]
+        for asked in (30, 70, 100):
+            rows, err = record("--mode", "buffered", "--rate", str(asked), duration=1.5)
+            m = re.search(r"in buffered mode at ([0-9.]+) Hz", err)
+            check(m, "no rate in: %s" % err.strip()[-300:])
+            interval = 1000 // asked
+            want = driver_rate(interval)
+            used = float(m.group(1))
+            sysfs = float(open("/sys/bus/iio/devices/%s/in_accel_sampling_frequency" % dev).read())
+            check(hub.accel.interval_ms == interval, "asked %g Hz: the hub's report interval is %d ms, expected %d" % (asked, hub.accel.interval_ms, interval))
+            check(abs(sysfs - want) < 1e-6, "asked %g Hz: driver reports %r Hz, expected %.6f" % (asked, sysfs, want))
+            check(abs(used - want) < 1e-4, "asked %g Hz: carouselctl uses %r Hz, the driver reports %.6f" % (asked, used, want))
+            ts = [r[0] for r in rows]
+            measured = (len(ts) - 1) / ((ts[-1] - ts[0]) / 1e9) if len(ts) > 2 else 0
+            lines.append("asked %g Hz -> interval %d ms (true rate %.6f Hz) -> reported %.6f Hz (measured %.1f Hz)" % (
+                asked, interval, 1000.0 / interval, sysfs, measured))
+    return "; ".join(lines)
+
+
+@test
+def hotplug_20_cycles():
+    """20 unplug/replug cycles under two watchers: each one is told absent, then ok; the
+    daemon's open descriptors are the same after the last cycle as after the first."""
+    hub = uhid.SensorHub(bits=16)
+    hub.set_values(hub.accel, gravity_raw(5, 10))
+    hub.start()
+    wait_for(lambda: {"accel_3d", "gyro_3d"} <= set(iio_devices()), 20, "accel_3d and gyro_3d")
+    d = Daemon("hotplug", sensor_extra="always_on = yes")
+    watchers = [Watcher(d.socket), Watcher(d.socket)]
+    fds, positions, times = [], [0, 0], []
+    try:
+        for w in watchers:
+            w.wait(sensor_is("ok"), 30, "SENSOR ok at start")
+        for cycle in range(20):
+            t0 = time.monotonic()
+            hub.destroy()
+            for k, w in enumerate(watchers):
+                positions[k] = w.wait(sensor_is("absent"), 30, "SENSOR absent in cycle %d" % (cycle + 1), positions[k])[0] + 1
+            check(d.proc.poll() is None, "carouseld exited in cycle %d: %s" % (cycle + 1, d.log()))
+            hub.start()
+            for k, w in enumerate(watchers):
+                positions[k] = w.wait(sensor_is("ok"), 30, "SENSOR ok in cycle %d" % (cycle + 1), positions[k])[0] + 1
+            times.append(time.monotonic() - t0)
+            fds.append(d.open_fds())
+        st = d.status()
+        check(st["status"].get("sensor", {}).get("status", "ok") == "ok" or "ok" in json.dumps(st["status"].get("sensor")),
+              "status after 20 cycles: %s" % json.dumps(st["status"].get("sensor")))
+        check(fds[-1] == fds[0], "open descriptors %d after cycle 1, %d after cycle 20: %s" % (fds[0], fds[-1], fds))
+    finally:
+        for w in watchers:
+            w.close()
+        d.stop()
+        hub.destroy()
+        wait_for(lambda: not ({"accel_3d", "gyro_3d"} & set(iio_devices())), 20, "the hub's IIO devices to go")
+    return "20 cycles, both watchers told absent then ok each time; unplug->ok %.1f s median (max %.1f); open fds %d..%d" % (
+        sorted(times)[10], max(times), min(fds), max(fds))
+
+
+def setup_carouseld_user():
+    if subprocess.run(["id", "carouseld"], capture_output=True).returncode != 0:
+        run(["systemd-sysusers", os.path.join(REPO, "systemd/sysusers.d/carouseld.conf")])
+
+
+@test
+def permissions_without_rule():
+    """As user carouseld without the project's udev rule: /dev/iio:deviceN is root's (0600), and
+    carouselctl says which file it may not open."""
+    setup_carouseld_user()
+    rule = "/etc/udev/rules.d/60-carouseld.rules"
+    if os.path.exists(rule):
+        os.unlink(rule)
+        run(["udevadm", "control", "--reload"])
+    with sensor_hub(bits=16, accel=(10, 20, -1000)):
+        dev = "/dev/" + iio_devices()["accel_3d"]
+        rows, err = record("--mode", "buffered", duration=1, user="carouseld", check_status=False)
+        check(dev in err, "no mention of %s in: %s" % (dev, err.strip()[-500:]))
+        check(re.search(r"EACCES|[Pp]ermission denied", err), "no permission error in: %s" % err.strip()[-500:])
+    return "stderr: %s" % " | ".join(l for l in err.strip().splitlines() if dev in l)[:400]
+
+
+@test
+def permissions_with_rule():
+    """With systemd/60-carouseld.rules installed, carouseld as user carouseld (group carouseld,
+    as carouseld.service runs it) reads both devices buffered and publishes tilt."""
+    setup_carouseld_user()
+    shutil.copy(os.path.join(REPO, "systemd/60-carouseld.rules"), "/etc/udev/rules.d/60-carouseld.rules")
+    run(["udevadm", "control", "--reload"])
+    raw = gravity_raw(8, -15)
+    try:
+        with sensor_hub(bits=16, accel=raw, gyro=(100, -200, 300)):
+            devs = iio_devices()
+            modes = {n: oct(os.stat("/dev/" + d).st_mode & 0o777) + " " + sh("stat -c %G /dev/" + d).strip() for n, d in devs.items()}
+            check(all(v.startswith("0o660 carouseld") for v in modes.values()), "device modes %s" % modes)
+            rows, err = record("--mode", "buffered", duration=1.5, user="carouseld")
+            check("in buffered mode" in err and "gyro_3d" in err, "not buffered with both: %s" % err.strip()[-300:])
+            check(rows and all(close(r[1:4], accel_expected(raw), uhid.ACCEL_SCALE) for r in rows), "values: %s" % (rows[:2],))
+            check(any(close(r[4:7], gyro_expected((100, -200, 300)), uhid.GYRO_SCALE) for r in rows), "gyro values: %s" % (rows[-2:],))
+            d = Daemon("user", sensor_extra="always_on = yes", user="carouseld")
+            try:
+                t = wait_for(lambda: (d.status()["state"].get("tilt") or {}).get("roll_deg") is not None and d.status()["state"]["tilt"], 30, "tilt from the daemon as carouseld")
+                check(abs(t["roll_deg"] - 8) < 1 and abs(t["pitch_deg"] + 15) < 1, "tilt %s" % t)
+            finally:
+                d.stop()
+    finally:
+        os.unlink("/etc/udev/rules.d/60-carouseld.rules")
+        run(["udevadm", "control", "--reload"])
+    return "devices %s; record as carouseld: %d samples buffered; daemon as carouseld: roll %.2f pitch %.2f" % (
+        modes, len(rows), t["roll_deg"], t["pitch_deg"])
+
+
+# --- iio-sensor-proxy ------------------------------------------------------------------------
+
+# Two attitudes that iio-sensor-proxy maps to two different orientations and carouseld to two
+# tilts well apart: pitch 80° (standing on its bottom edge) and roll 80° (on its side).
+FLIP_A, FLIP_B = (0.0, 80.0), (80.0, 0.0)
+
+
+def system_bus():
+    if not os.path.exists("/run/dbus/system_bus_socket"):
+        os.makedirs("/run/dbus", exist_ok=True)
+        run(["dbus-daemon", "--system", "--fork"])
+        wait_for(lambda: os.path.exists("/run/dbus/system_bus_socket"), 20, "the system bus")
+
+
+class SensorProxy:
+    """iio-sensor-proxy on the guest's system bus, and monitor-sensor claiming the
+    accelerometer; monitor-sensor's lines with their arrival times (it writes through stdio, so
+    it gets a pty to be line-buffered)."""
+
+    def __init__(self):
+        system_bus()
+        self.log_path = os.path.join(WORK, "iio-sensor-proxy-%d.log" % time.monotonic_ns())
+        self.proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy", "-v"], stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
+                                      env=dict(os.environ, G_MESSAGES_DEBUG="all"))
+        wait_for(lambda: "net.hadess.SensorProxy" in sh("busctl --system --no-pager list 2>/dev/null"), 30, "iio-sensor-proxy on the bus")
+        import pty
+        master, slave = pty.openpty()
+        self.monitor = subprocess.Popen(["monitor-sensor"], stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        self.master, self.lines, self.cond = master, [], threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        buf = b""
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            t = time.monotonic_ns()
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                with self.cond:
+                    self.lines.append((t, line.decode(errors="replace").strip()))
+                    self.cond.notify_all()
+
+    def orientation_changes(self):
+        return [(t, l.split(":", 1)[1].strip()) for t, l in self.lines if "orientation changed" in l.lower()]
+
+    def orientation(self):
+        """The last orientation monitor-sensor reported (initial or changed), or None."""
+        last = None
+        for _, l in self.lines:
+            m = re.search(r"orientation(?: changed)?: ([a-z-]+)", l)
+            if m:
+                last = m.group(1)
+        return last
+
+    def wait_orientation_change(self, after_index, timeout):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                ch = [c for c in self.orientation_changes()]
+                if len(ch) > after_index:
+                    return ch[after_index]
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.cond.wait(left)
+
+    def log(self):
+        return open(self.log_path).read()[-1500:]
+
+    def stop(self):
+        for p in (self.monitor, self.proxy):
+            p.terminate()
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        os.close(self.master)
+
+
+def tilt_near(d, attitude, tol=0.5):
+    t = d.status()["state"].get("tilt") or {}
+    return t.get("roll_deg") is not None and abs(t["roll_deg"] - attitude[0]) <= tol and abs(t["pitch_deg"] - attitude[1]) <= tol and t
+
+
+def sharing(proxy_first):
+    outcome = {}
+    with sensor_hub(bits=16, accel=gravity_raw(*FLIP_A)) as hub:
+        dev = iio_devices()["accel_3d"]
+        proxy = d = watcher = None
+        try:
+            if proxy_first:
+                proxy = SensorProxy()
+                wait_for(lambda: proxy.orientation(), 20, "monitor-sensor's first orientation: %s" % proxy.lines[-3:])
+            d = Daemon("share-%s" % ("proxy-first" if proxy_first else "carouseld-first"), sensor_extra="always_on = yes")
+            watcher = Watcher(d.socket)
+            _, _, sensor_msg = watcher.wait(lambda m: m.get("class") == "SENSOR", 30, "SENSOR")
+            wait_for(lambda: tilt_near(d, FLIP_A, 1.0), 30, "carouseld's tilt at %s" % (FLIP_A,))
+            if not proxy_first:
+                proxy = SensorProxy()
+                time.sleep(3)
+            first = proxy.orientation()
+            n = len(proxy.orientation_changes())
+            hub.set_values(hub.accel, gravity_raw(*FLIP_B))
+            t_carouseld = wait_for(lambda: tilt_near(d, FLIP_B, 1.0), 30, "carouseld's tilt at %s after the flip" % (FLIP_B,))
+            change = proxy.wait_orientation_change(n, 10)
+            listing = json.loads(carouselctl("sensors", "--json", "--socket", d.socket).stdout)
+            warnings = [w for s in listing if s["name"] == "accel_3d" for w in s["warnings"]]
+            log_text = d.log()
+            mode = re.findall(r"reading accel_3d \([^)]*\)(?: \+ gyro_3d \([^)]*\))? in (\w+) mode", log_text)
+            outcome = {
+                "carouseld_mode": mode[-1] if mode else "?",
+                "carouseld_sensor_message": sensor_msg.get("message"),
+                "carouseld_tilt_after_flip": [round(t_carouseld["roll_deg"], 2), round(t_carouseld["pitch_deg"], 2)],
+                "carouseld_sensors_warnings": warnings,
+                "proxy_orientation_before": first,
+                "proxy_orientation_after": change[1] if change else None,
+                "proxy_log_tail": [l for l in proxy.log().splitlines() if re.search(r"(?i)busy|error|fail|could not|warning", l)][-3:],
+            }
+            if proxy_first:
+                # carouseld cannot have the buffer: it must say who holds it, everywhere, and keep
+                # delivering tilt from polled reads.
+                holder = "is held by another process: iio-sensor-proxy (pid %d)" % proxy.proxy.pid
+                check(outcome["carouseld_mode"] == "polled", "carouseld mode %s" % outcome["carouseld_mode"])
+                check(holder in (outcome["carouseld_sensor_message"] or ""), "SENSOR message %r lacks %r" % (outcome["carouseld_sensor_message"], holder))
+                check(holder in log_text, "log lacks %r: %s" % (holder, log_text[-600:]))
+                check(any(holder in w for w in warnings), "carouselctl sensors warnings %s lack %r" % (warnings, holder))
+                check(first and outcome["proxy_orientation_after"] and outcome["proxy_orientation_after"] != first,
+                      "iio-sensor-proxy did not follow the flip: %s -> %s; %s" % (first, outcome["proxy_orientation_after"], proxy.lines[-4:]))
+            else:
+                check(outcome["carouseld_mode"] == "buffered", "carouseld mode %s" % outcome["carouseld_mode"])
+        finally:
+            if watcher:
+                watcher.close()
+            if d:
+                d.stop()
+            if proxy:
+                proxy.stop()
+    return json.dumps(outcome)
+
+
+@test
+def share_proxy_first():
+    return sharing(proxy_first=True)
+
+
+@test
+def share_carouseld_first():
+    return sharing(proxy_first=False)
+
+
+def percentile(values, q):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(math.ceil(q / 100.0 * len(v))) - 1)]
+
+
+@test
+def latency_uhid_to_state():
+    """From the write of the first input report with a new attitude (CLOCK_MONOTONIC just before
+    write() on /dev/uhid) to the first STATE at a watcher whose tilt moved at least 1° towards
+    it; 300 flips between FLIP_A and FLIP_B at 50 Hz reports."""
+    events = 300
+    lat = []
+    with sensor_hub(bits=16, interval_ms=20, accel=gravity_raw(*FLIP_A)) as hub:
+        d = Daemon("latency", sensor_extra="always_on = yes", server_extra="max_rate_hz = 250")
+        w = Watcher(d.socket, max_rate_hz=250)
+        try:
+            wait_for(lambda: tilt_near(d, FLIP_A, 2.0), 30, "tilt at A")
+            target = FLIP_A
+            for k in range(events):
+                target = FLIP_B if target == FLIP_A else FLIP_A
+                start_index = len(w.messages)
+                last_roll = None
+                for _, m in reversed(w.messages):
+                    if m.get("class") == "STATE" and (m.get("tilt") or {}).get("roll_deg") is not None:
+                        last_roll = m["tilt"]["roll_deg"]
+                        break
+                if last_roll is None:
+                    last_roll = d.status()["state"]["tilt"]["roll_deg"]
+                n = len(hub.accel.changes)
+                hub.set_values(hub.accel, gravity_raw(*target))
+                wait_for(lambda: len(hub.accel.changes) > n, 5, "the hub to send the new attitude")
+                t_write = hub.accel.changes[n][0]
+                sign = 1 if target[0] > last_roll else -1
+
+                def moved(m):
+                    r = (m.get("tilt") or {}).get("roll_deg") if m.get("class") == "STATE" else None
+                    return r is not None and (r - last_roll) * sign >= 1.0
+                _, t_state, _ = w.wait(moved, 10, "STATE towards %s (flip %d)" % (target, k + 1), start_index)
+                lat.append((t_state - t_write) / 1e6)
+                time.sleep(0.1)
+        finally:
+            w.close()
+            d.stop()
+    p50, p99 = percentile(lat, 50), percentile(lat, 99)
+    with open(os.path.join(OUT, "latency-carouseld.json"), "w") as f:
+        json.dump({"events": len(lat), "p50_ms": p50, "p99_ms": p99, "ms": lat}, f)
+    return "%d flips: uhid write -> STATE p50 %.1f ms, p99 %.1f ms (min %.1f, max %.1f)" % (len(lat), p50, p99, min(lat), max(lat))
+
+
+@test
+def latency_uhid_to_sensorproxy():
+    """The same flips with iio-sensor-proxy alone: from the uhid write to monitor-sensor's
+    'Accelerometer orientation changed' line (its PropertiesChanged signal for
+    AccelerometerOrientation, printed on arrival)."""
+    events = int(os.environ.get("PROXY_FLIPS", "100"))
+    lat = []
+    with sensor_hub(bits=16, interval_ms=20, accel=gravity_raw(*FLIP_A)) as hub:
+        proxy = SensorProxy()
+        try:
+            wait_for(lambda: proxy.orientation(), 20, "monitor-sensor's first orientation")
+            target = FLIP_A
+            for k in range(events):
+                target = FLIP_B if target == FLIP_A else FLIP_A
+                n_changes = len(proxy.orientation_changes())
+                n = len(hub.accel.changes)
+                hub.set_values(hub.accel, gravity_raw(*target))
+                wait_for(lambda: len(hub.accel.changes) > n, 5, "the hub to send the new attitude")
+                t_write = hub.accel.changes[n][0]
+                change = proxy.wait_orientation_change(n_changes, 10)
+                check(change, "no orientation change for flip %d; %s" % (k + 1, proxy.lines[-3:]))
+                lat.append((change[0] - t_write) / 1e6)
+                time.sleep(0.1)
+        finally:
+            proxy.stop()
+    p50, p99 = percentile(lat, 50), percentile(lat, 99)
+    with open(os.path.join(OUT, "latency-sensorproxy.json"), "w") as f:
+        json.dump({"events": len(lat), "p50_ms": p50, "p99_ms": p99, "ms": lat}, f)
+    return "%d flips: uhid write -> AccelerometerOrientation change p50 %.1f ms, p99 %.1f ms (min %.1f, max %.1f)" % (
+        len(lat), p50, p99, min(lat), max(lat))
+
+
+# --- I2C IMU on i2c-stub --------------------------------------------------------------------
+
+# bmi160 (drivers/iio/imu/bmi160/bmi160_core.c): chip id 0xD1 at 0x00; ranges at 0x41 (accel,
+# 0x03 = ±2 g, scale 0.000598 m/s^2) and 0x43 (gyro, 0x00 = ±2000 °/s, scale 0.001065 rad/s);
+# output data rate in the low nibble of 0x40 / 0x42 (0x08 = 100 Hz); data little endian, gyro
+# X/Y/Z at 0x0C-0x11, accel at 0x12-0x17. The driver's soft reset and power commands go to 0x7E,
+# which the stub simply stores.
+BMI160_ADDR = 0x68
+BMI160_ACCEL_SCALE, BMI160_GYRO_SCALE = 0.000598, 0.001065
+
+
+@test
+def i2c_stub_bmi160_polled():
+    run(["modprobe", "i2c-stub", "chip_addr=0x%02x" % BMI160_ADDR])
+    run(["modprobe", "i2c-dev"])
+    run(["modprobe", "bmi160_i2c"])
+    bus = None
+    for d in glob.glob("/sys/bus/i2c/devices/i2c-*"):
+        if open(d + "/name").read().strip() == "SMBus stub driver":
+            bus = d
+    check(bus, "no i2c-stub bus")
+    n = bus.rsplit("-", 1)[1]
+    accel, gyro = (1200, -3400, -16000), (-500, 250, 7)
+    regs = {0x00: 0xD1, 0x40: 0x28, 0x41: 0x03, 0x42: 0x28, 0x43: 0x00}
+    for base, values in ((0x0C, gyro), (0x12, accel)):
+        for i, v in enumerate(values):
+            lo, hi = (v & 0xFFFF).to_bytes(2, "little")
+            regs[base + 2 * i], regs[base + 2 * i + 1] = lo, hi
+    for reg, val in sorted(regs.items()):
+        run(["i2cset", "-f", "-y", n, "0x%02x" % BMI160_ADDR, "0x%02x" % reg, "0x%02x" % val])
+    with open(bus + "/new_device", "w") as f:
+        f.write("bmi160 0x%02x\n" % BMI160_ADDR)
+    try:
+        wait_for(lambda: "bmi160" in iio_devices(), 20, "the bmi160 IIO device (dmesg: %s)" % sh("dmesg | tail -3"))
+        settle()
+        dev = iio_devices()["bmi160"]
+        listing = {s["name"]: s for s in json.loads(carouselctl("sensors", "--json").stdout)}
+        s = listing.get("bmi160")
+        check(s and s["type"] == "imu", "bmi160 listed as %s" % (s and s["type"]))
+        names = [c["name"] for c in s["channels"]]
+        check(names == ["anglvel_x", "anglvel_y", "anglvel_z", "accel_x", "accel_y", "accel_z", "timestamp"], "channels %s" % names)
+        check(s["triggers"] == [], "triggers %s (no IRQ, no trigger)" % s["triggers"])
+        rows, err = record("--mode", "polled", "--sensor", "bmi160", "--rate", "50", duration=2)
+        check("in polled mode" in err, err.strip()[-300:])
+        want_a = tuple(-v * BMI160_ACCEL_SCALE for v in accel)
+        want_g = tuple(v * BMI160_GYRO_SCALE for v in gyro)
+        check(len(rows) >= 10, "%d samples" % len(rows))
+        bad = [r for r in rows if not (close(r[1:4], want_a, 1e-9) and close(r[4:7], want_g, 1e-9))]
+        check(not bad, "samples differ from the registers: %s, expected %s %s" % (bad[:2], want_a, want_g))
+        ts = [r[0] for r in rows]
+        check(all(b > a for a, b in zip(ts, ts[1:])), "timestamps not increasing")
+        auto_rows, auto_err = record("--sensor", "bmi160", duration=1)
+        auto_mode = re.findall(r"in (\w+) mode", auto_err)
+    finally:
+        with open(bus + "/delete_device", "w") as f:
+            f.write("0x%02x\n" % BMI160_ADDR)
+    return "%s on i2c-%s: channel indices %s; polled %d samples = registers x scale exactly; mode auto -> %s" % (
+        dev, n, [c["index"] for c in s["channels"]], len(rows), auto_mode[-1] if auto_mode else auto_err.strip()[-200:])
+
+
+# --- umockdev fixtures from the real kernel ----------------------------------------------------
+
+@test
+def umockdev_record_fixtures():
+    """umockdev-record of the hub's two IIO devices (and their triggers), 16-bit fields, for
+    the fast unit tests (Tests/Fixtures/umockdev/kernel-hid-sensor-hub.umockdev)."""
+    with sensor_hub(bits=16, accel=(120, -340, -1000), gyro=(-250, 1300, -7)):
+        devs = iio_devices()
+        paths = ["/sys/bus/iio/devices/" + devs["accel_3d"], "/sys/bus/iio/devices/" + devs["gyro_3d"]]
+        paths += sorted(glob.glob("/sys/bus/iio/devices/trigger*"))
+        p = run(["umockdev-record"] + paths + ["/dev/" + devs["accel_3d"], "/dev/" + devs["gyro_3d"]], timeout=120, check_status=False)
+        text = p.stdout
+        check(p.returncode == 0 and "P: " in text, "umockdev-record exited %d: %s" % (p.returncode, p.stderr[-300:]))
+        out = os.path.join(OUT, "kernel-hid-sensor-hub.umockdev")
+        with open(out, "w") as f:
+            f.write(text)
+    return "%d lines, %d devices" % (len(text.splitlines()), text.count("\nP: ") + text.startswith("P: "))
+
+
 # --- Main ------------------------------------------------------------------------------------
 
 def main(argv):
     os.makedirs(WORK, exist_ok=True)
+    os.chmod(WORK, 0o1777)   # tests run carouselctl as user carouseld too
     for m in ("uhid", "hid-sensor-hub", "hid-sensor-accel-3d", "hid-sensor-gyro-3d"):
         run(["modprobe", m])
     check_bin = os.path.exists(BIN + "/carouseld") and os.path.exists(BIN + "/carouselctl")

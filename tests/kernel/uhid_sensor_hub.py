@@ -45,8 +45,9 @@ REPORTING_ALL_EVENTS = 2                           # 1 + index of 0x0841
 POWER_D0 = 2                                       # 1 + index of 0x0851
 
 ACCEL_EXPONENT, GYRO_EXPONENT = -3, -2
-ACCEL_SCALE = 9.80665e-3         # m/s^2 per LSB (1 g x 10^-3)
-GYRO_SCALE = 0.017453293e-2      # rad/s per LSB (1 deg/s x 10^-2)
+# The scales the drivers derive and print (IIO_VAL_INT_PLUS_NANO: truncated to 9 decimals).
+ACCEL_SCALE = 0.009806650        # m/s^2 per LSB: 9.806650000 x 10^-3
+GYRO_SCALE = 0.000174532         # rad/s per LSB: 0.017453293 x 10^-2 = 0.00017453293, truncated
 
 
 def _item(kind, tag, value, signed=True):
@@ -120,6 +121,8 @@ class Sensor:
         self.sequence, self.sequence_index = None, 0
         self.next_due = None
         self.sent = 0
+        self.last_sent = None
+        self.changes = []   # CLOCK_MONOTONIC ns just before each periodic report whose values changed
 
     def descriptor(self):
         return sensor_collection(self.usage, self.axes, self.feature_id, self.input_id, self.bits, self.exponent)
@@ -167,6 +170,8 @@ class SensorHub:
         return b"".join(s.descriptor() for s in self.sensors)
 
     def start(self):
+        for s in self.sensors:   # a new device: powered off, not reporting, as the kernel expects
+            s.reporting_state, s.power_state, s.next_due = 1, 1, None
         self.fd = os.open("/dev/uhid", os.O_RDWR | os.O_CLOEXEC)
         rd = self.descriptor()
         req = struct.pack("<128s64s64sHHIIII", self.name.encode(), b"carouseld-test/uhid", b"",
@@ -269,6 +274,9 @@ class SensorHub:
                     if s.sequence:
                         s.values = s.sequence[s.sequence_index % len(s.sequence)]
                         s.sequence_index += 1
+                    if s.values != s.last_sent:
+                        s.changes.append((time.monotonic_ns(), s.values))
+                        s.last_sent = s.values
                     self._input(s.input_report())
                     s.sent += 1
                     period = max(s.interval_ms, 1) / 1000.0

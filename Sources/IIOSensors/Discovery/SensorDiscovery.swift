@@ -134,6 +134,9 @@ public enum SensorDiscovery {
             buffered = false
         }
         let label = (device.label ?? attributes.read("label") ?? "").trimmingCharacters(in: " \n")
+        if buffered, let devnode = udev?.devnode, !DeviceHolders.holders(of: devnode).isEmpty {
+            warnings.append("\(DeviceHolders.busyText(id: device.id, devnode: devnode)); buffered reads fall back to polled mode")
+        }
         return SensorInfo(
             id: device.id, name: name, label: label,
             path: udev?.syspath ?? "\(uri)/\(device.id)",

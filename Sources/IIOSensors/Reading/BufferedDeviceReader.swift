@@ -15,6 +15,8 @@ final class BufferedDeviceReader: DeviceReader {
     /// The clock of the `timestamp` channel after trying to switch it to monotonic; each refill
     /// converts stamps with its offset to CLOCK_MONOTONIC.
     private var timestampClock: TimestampClock = .posix(CLOCK_MONOTONIC)
+    /// The last read-time stamp given (devices without a usable timestamp channel).
+    private var lastReadTimeStamp: Int64 = .min
 
     var mode: ReadMode { .buffered }
     var pollDescriptor: Int32 { buffer?.pollDescriptor ?? -1 }
@@ -84,9 +86,10 @@ final class BufferedDeviceReader: DeviceReader {
             if bytes == 0 { break }
             var batch = decode(buffer)
             if device.timestampChannel == nil {
-                // No timestamp channel: the newest scan is "now", earlier ones one period apart.
-                let now = clock.nowNanoseconds(), period = device.periodNanoseconds
-                for i in batch.indices { batch[i].timestampNanoseconds = now - Int64(batch.count - 1 - i) * period }
+                let stamps = Self.readTimeStamps(count: batch.count, now: clock.nowNanoseconds(),
+                                                 period: device.periodNanoseconds, after: lastReadTimeStamp)
+                for i in batch.indices { batch[i].timestampNanoseconds = stamps[i] }
+                lastReadTimeStamp = stamps.last ?? lastReadTimeStamp
             }
             readings += batch
             // A short read drained the kernel's buffer: another refill would only find EAGAIN
@@ -94,6 +97,22 @@ final class BufferedDeviceReader: DeviceReader {
             if bytes < buffer.capacityBytes { break }
         }
         return readings
+    }
+
+    /// Stamps for `count` scans read at `now` without a timestamp channel: the newest is `now`,
+    /// earlier ones `period` ns apart, and none at or before `after` (the previous refill's
+    /// newest): a refill that brings more scans than the time since the last one allows (a
+    /// driver that runs faster than its `sampling_frequency` says, a late wake-up after a
+    /// burst) would otherwise step back in time. Those scans are stamped 1 ns apart after
+    /// `after`, and never later than `now` unless `now` itself is not after `after`.
+    static func readTimeStamps(count: Int, now: Int64, period: Int64, after: Int64) -> [Int64] {
+        var stamps = (0..<count).map { now &- Int64(count - 1 - $0) &* period }
+        var previous = after
+        for i in stamps.indices {
+            if stamps[i] <= previous { stamps[i] = previous &+ 1 }
+            previous = stamps[i]
+        }
+        return stamps
     }
 
     /// The scans of one refill, calibrated; undecodable or non-finite ones are skipped.

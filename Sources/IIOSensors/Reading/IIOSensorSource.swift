@@ -33,6 +33,8 @@ public final class IIOSensorSource: SensorSource {
     private var accelReader: DeviceReader?
     private var gyroReader: DeviceReader?
     private var latestGyro: Vector3?
+    /// Why a device of the current selection is polled although it has a buffer (EBUSY…).
+    private var fallbackNotes: [String] = []
     private var silence = SilenceWatch(periodNanoseconds: 1, now: 0)
     /// Devices whose `remove` uevent arrived (their sysfs tree may linger a moment); ignored by
     /// discovery until an `add` for them.
@@ -148,6 +150,7 @@ public final class IIOSensorSource: SensorSource {
         self.inventory = inventory
         self.selection = selection
         let transform = SampleTransform(selection: selection, convention: configuration.accelConvention)
+        fallbackNotes = []
         accelReader = try makeReader(selection.accel, inventory: inventory, transform: transform)
         if let g = selection.gyro {
             gyroReader = try makeReader(g, inventory: inventory, transform: transform)
@@ -157,7 +160,8 @@ public final class IIOSensorSource: SensorSource {
         let what = selection.gyro.map { "\(selection.accel.name) (\(selection.accel.id)) + \($0.name) (\($0.id))" }
             ?? "\(selection.accel.name) (\(selection.accel.id))"
         log(.info, "reading \(what) in \(accelReader?.mode.rawValue ?? "no") mode at \(SamplingRate.text(accelReader?.device.rateHz ?? 0)) Hz")
-        setStatus(.ok, nil)
+        // A buffer that another process holds is said in the status too (the SENSOR message).
+        setStatus(.ok, fallbackNotes.isEmpty ? nil : fallbackNotes.joined(separator: "; "))
     }
 
     private func makeReader(_ info: SensorInfo, inventory: SensorInventory,
@@ -172,7 +176,9 @@ public final class IIOSensorSource: SensorSource {
             do {
                 return try BufferedDeviceReader(device: handle, clock: clock)
             } catch {
-                log(.warning, "\(bufferFailureMessage(info, error)); reading in polled mode")
+                let message = "\(bufferFailureMessage(info, error)); reading in polled mode"
+                log(.warning, message)
+                fallbackNotes.append(message)
             }
         } else if configuration.mode == .buffered {
             log(.warning, "\(info.name) (\(info.id)): no buffer; reading in polled mode")
@@ -193,7 +199,11 @@ public final class IIOSensorSource: SensorSource {
     /// The message for a buffer that cannot be used; `EBUSY` gets its usual cause spelled out.
     func bufferFailureMessage(_ info: SensorInfo, _ error: SensorError) -> String {
         if case let .io(_, what, code) = error, code == EBUSY {
-            return "\(info.name) (\(info.id)): buffer busy (\(what): EBUSY): another process such as iio-sensor-proxy holds \(info.dev.isEmpty ? info.id : info.dev)"
+            return "\(info.name) (\(info.id)): buffer busy (\(what): EBUSY): \(DeviceHolders.busyText(id: info.id, devnode: info.dev))"
+        }
+        if case let .io(_, _, code) = error, code == EACCES || code == EPERM, !info.dev.isEmpty {
+            return "\(info.name) (\(info.id)): buffer unavailable: no permission to open \(info.dev) (errno \(code): "
+                + "\(String(cString: strerror(code)))); the udev rule 60-carouseld.rules gives it to group carouseld"
         }
         return "\(info.name) (\(info.id)): buffer unavailable: \(error)"
     }
