@@ -48,6 +48,32 @@ import Testing
         #expect((gyro["channels"] as? [[String: Any]])?.first?["type"] as? String == "le:s32/32>>0")
     }
 
+    /// The sysfs layout Linux 6.1's HID sensor drivers really produce (recorded in tests/kernel).
+    @Test func kernelRecordedHidSensorHub() throws {
+        let bed = try Mock.testbed("kernel-hid-sensor-hub")
+        let sensors = try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput)
+        try #require(sensors.count == 2)
+        #expect(sensors.map { $0["name"] as? String } == ["accel_3d", "gyro_3d"])
+        #expect(sensors.map { $0["triggers"] as? [String] } == [["accel_3d-dev0"], ["gyro_3d-dev1"]])
+        #expect(sensors.map { $0["buffered"] as? Bool } == [true, true])
+        #expect(sensors.map { $0["mount_matrix_source"] as? String } == ["identity", "identity"])
+        #expect(sensors.map { ($0["warnings"] as? [String])?.isEmpty } == [true, true])
+        let accel = sensors[0]["channels"] as? [[String: Any]] ?? []
+        #expect(accel.map { $0["type"] as? String } == ["le:s16/32>>0", "le:s16/32>>0", "le:s16/32>>0", "le:s64/64>>0"])
+        #expect(accel.first?["scale"] as? Double == 0.00980665)
+        #expect((sensors[1]["channels"] as? [[String: Any]])?.first?["scale"] as? Double == 0.000174532)
+        // Polled: accel −(120, −340, −1000) · 0.00980665, gyro (−250, 1300, −7) · 0.000174532.
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--mode", "polled", "--rate", "50"], testbed: bed)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        var row = try Mock.nextRow(p)
+        if row.2 == nil { row = try Mock.nextRow(p) }   // the gyroscope's first read may come after
+        #expect(close(row.1, [-1.176798, 3.334261, 9.80665]))
+        #expect(close(row.2 ?? [], [-0.043633, 0.2268916, -0.001221724]))
+        let result = try Mock.stop(p)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("reading accel_3d (iio:device0) + gyro_3d (iio:device1) in polled mode"))
+    }
+
     @Test func scanOrderComesFromIndexAndBadUdevMatrixIsSkipped() throws {
         let bed = try Mock.testbed("bmi160")
         let sensors = try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput)
