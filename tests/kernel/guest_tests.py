@@ -12,7 +12,6 @@ HID sensor drivers derive from the descriptor's unit exponent), never read back 
 import contextlib
 import csv
 import glob
-import io
 import json
 import math
 import os
@@ -384,18 +383,20 @@ def tilt_test(bits, roll, pitch, mode="auto"):
             sensor = d.status()["status"].get("sensor")
         finally:
             d.stop()
-    return "injected roll %g° pitch %g° (raw %s): published roll %.2f° pitch %.2f°; sensor %s" % (
-        roll, pitch, raw, t["roll_deg"], t["pitch_deg"], json.dumps(sensor)[:200])
+    modes = re.findall(r"in (\w+) mode", d.log())
+    check(modes and modes[-1] == mode, "carouseld read in %s mode, not %s" % (modes, mode))
+    return "injected roll %g° pitch %g° (raw %s): published roll %.2f° pitch %.2f° (%s); sensor %s" % (
+        roll, pitch, raw, t["roll_deg"], t["pitch_deg"], mode, json.dumps(sensor)[:200])
 
 
 @test
-def tilt_16bit():
-    return tilt_test(16, 20.0, -35.0)
+def tilt_16bit_buffered():
+    return tilt_test(16, 20.0, -35.0, mode="buffered")
 
 
 @test
-def tilt_32bit():
-    return tilt_test(32, -12.5, 28.0)
+def tilt_32bit_polled():
+    return tilt_test(32, -12.5, 28.0, mode="polled")
 
 
 def driver_rate(interval_ms):
@@ -633,12 +634,12 @@ def sharing(proxy_first):
             wait_for(lambda: tilt_near(d, FLIP_A, 1.0), 30, "carouseld's tilt at %s" % (FLIP_A,))
             if not proxy_first:
                 proxy = SensorProxy()
-                time.sleep(3)
+                time.sleep(2)
             first = proxy.orientation()
             n = len(proxy.orientation_changes())
             hub.set_values(hub.accel, gravity_raw(*FLIP_B))
             t_carouseld = wait_for(lambda: tilt_near(d, FLIP_B, 1.0), 30, "carouseld's tilt at %s after the flip" % (FLIP_B,))
-            change = proxy.wait_orientation_change(n, 10)
+            change = proxy.wait_orientation_change(n, 5)
             listing = json.loads(carouselctl("sensors", "--json", "--socket", d.socket).stdout)
             warnings = [w for s in listing if s["name"] == "accel_3d" for w in s["warnings"]]
             log_text = d.log()
@@ -748,7 +749,7 @@ def latency_uhid_to_sensorproxy():
     """The same flips with iio-sensor-proxy alone: from the uhid write to monitor-sensor's
     'Accelerometer orientation changed' line (its PropertiesChanged signal for
     AccelerometerOrientation, printed on arrival)."""
-    events = int(os.environ.get("PROXY_FLIPS", "100"))
+    events = int(os.environ.get("PROXY_FLIPS", "50"))
     lat = []
     with sensor_hub(bits=16, interval_ms=20, accel=gravity_raw(*FLIP_A)) as hub:
         proxy = SensorProxy()
