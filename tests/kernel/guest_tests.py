@@ -276,10 +276,11 @@ def sensors_listing(bits):
             check(s["buffered"] and s["triggers"] == ["%s-%s" % (name, devs[name].replace("iio:device", "dev"))],
                   "%s buffered %s triggers %s" % (name, s["buffered"], s["triggers"]))
             check(s["warnings"] == [], "%s warnings %s" % (name, s["warnings"]))
-        # The pairing: carouselctl record reads the accelerometer with the gyroscope beside it.
-        rows, err = record("--duration", "0.5", duration=0.5)
-        pair = "reading accel_3d (%s) + gyro_3d (%s)" % (devs["accel_3d"], devs["gyro_3d"])
-        check(pair in err, "pairing not found: %s" % err.strip()[-400:])
+        if bits == 16:
+            # The pairing: carouselctl record reads the accelerometer with the gyroscope beside it.
+            rows, err = record("--duration", "0.5", duration=0.5)
+            pair = "reading accel_3d (%s) + gyro_3d (%s)" % (devs["accel_3d"], devs["gyro_3d"])
+            check(pair in err, "pairing not found: %s" % err.strip()[-400:])
         text = carouselctl("sensors").stdout
         return "%s %s; %s; text form %d lines" % (devs["accel_3d"], devs["gyro_3d"], stype, len(text.splitlines()))
 
@@ -315,7 +316,7 @@ def record_test(bits, mode):
             accel_seq, gyro_seq = accel_seq[1:2], gyro_seq[2:3]
             hub.set_values(hub.accel, accel_seq[0])
             hub.set_values(hub.gyro, gyro_seq[0])
-        rows, err = record("--mode", mode, "--rate", "50", duration=3 if mode == "buffered" else 4)
+        rows, err = record("--mode", mode, "--rate", "50", duration=3)
     check(("in %s mode" % mode) in err, "mode line missing: %s" % err.strip()[-300:])
     check(len(rows) >= (20 if mode == "buffered" else 3), "only %d samples" % len(rows))
     a_lsb, g_lsb = uhid.ACCEL_SCALE * 1.000001, uhid.GYRO_SCALE * 1.000001
@@ -634,12 +635,12 @@ def sharing(proxy_first):
             wait_for(lambda: tilt_near(d, FLIP_A, 1.0), 30, "carouseld's tilt at %s" % (FLIP_A,))
             if not proxy_first:
                 proxy = SensorProxy()
-                time.sleep(2)
+                time.sleep(1.5)
             first = proxy.orientation()
             n = len(proxy.orientation_changes())
             hub.set_values(hub.accel, gravity_raw(*FLIP_B))
             t_carouseld = wait_for(lambda: tilt_near(d, FLIP_B, 1.0), 30, "carouseld's tilt at %s after the flip" % (FLIP_B,))
-            change = proxy.wait_orientation_change(n, 5)
+            change = proxy.wait_orientation_change(n, 2)
             listing = json.loads(carouselctl("sensors", "--json", "--socket", d.socket).stdout)
             warnings = [w for s in listing if s["name"] == "accel_3d" for w in s["warnings"]]
             log_text = d.log()
@@ -731,7 +732,6 @@ def latency_uhid_to_state():
                 _, t_half, _ = w.wait(crossed, 10, "STATE past half of the turn to %s (flip %d)" % (target, k + 1), start_index)
                 lat.append((t_first - t_write) / 1e6)
                 lat_half.append((t_half - t_write) / 1e6)
-                time.sleep(0.1)
         finally:
             w.close()
             d.stop()
@@ -749,7 +749,7 @@ def latency_uhid_to_sensorproxy():
     """The same flips with iio-sensor-proxy alone: from the uhid write to monitor-sensor's
     'Accelerometer orientation changed' line (its PropertiesChanged signal for
     AccelerometerOrientation, printed on arrival)."""
-    events = int(os.environ.get("PROXY_FLIPS", "50"))
+    events = int(os.environ.get("PROXY_FLIPS", "30"))
     lat = []
     with sensor_hub(bits=16, interval_ms=20, accel=gravity_raw(*FLIP_A)) as hub:
         proxy = SensorProxy()
@@ -918,8 +918,8 @@ def main(argv):
         seconds = time.monotonic() - start
         print("%s %s (%.1f s): %s" % ("ok" if ok else "FAIL", t.__name__, seconds, details), flush=True)
         results.append({"name": t.__name__, "ok": ok, "seconds": round(seconds, 1), "details": details})
-    with open(os.path.join(OUT, "results.json"), "w") as f:
-        json.dump(results, f, indent=1)
+        with open(os.path.join(OUT, "results.json"), "w") as f:   # after each test: a guest that
+            json.dump(results, f, indent=1)                      # times out keeps what it did
     return 0 if all(r["ok"] for r in results) else 1
 
 
