@@ -245,6 +245,11 @@ class Watcher:
         self.sock.close()
 
 
+def sensor_is_message(status):
+    """A SENSOR message with this status."""
+    return lambda m: m.get("class") == "SENSOR" and m.get("status") == status
+
+
 def sensor_is(status):
     """A SENSOR message with this status, or a STATE whose `sensor` field has it."""
     return lambda m: (m.get("class") == "SENSOR" and m.get("status") == status) or (
@@ -631,7 +636,7 @@ def sharing(proxy_first):
             # message of that start.
             d = Daemon("share-%s" % ("proxy-first" if proxy_first else "carouseld-first"))
             watcher = Watcher(d.socket)
-            _, _, sensor_msg = watcher.wait(lambda m: m.get("class") == "SENSOR", 30, "SENSOR")
+            _, _, sensor_msg = watcher.wait(sensor_is_message("ok"), 30, "SENSOR ok")
             wait_for(lambda: tilt_near(d, FLIP_A, 1.0), 30, "carouseld's tilt at %s" % (FLIP_A,))
             if not proxy_first:
                 proxy = SensorProxy()
@@ -791,7 +796,8 @@ def buffer_held_by_another_process():
             check(holder.stdout.readline().strip() == "held", "the holder could not open %s" % dev)
             d = Daemon("held")
             watcher = Watcher(d.socket)
-            _, _, msg = watcher.wait(lambda m: m.get("class") == "SENSOR", 30, "SENSOR")
+            # The SENSOR of the sensor's start (a watch first gets the current one: absent).
+            _, _, msg = watcher.wait(sensor_is_message("ok"), 30, "SENSOR ok")
             who = "the buffer of %s (%s) is held by another process: python3 (pid %d)" % (dev[5:], dev, holder.pid)
             check(who in (msg.get("message") or ""), "SENSOR message %r lacks %r" % (msg, who))
             check(who in d.log(), "log lacks %r: %s" % (who, d.log()[-500:]))
