@@ -3,8 +3,9 @@
 #   make                      release build (static Swift runtime when the toolchain has it)
 #   make man                  man pages into .build/man (txt2man, lowdown, help2man; docs/PACKAGING.md)
 #   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, man pages,
-#                             the web display bridge (carouseld-web, web/ page, its unit and user)
-#                             and the kiosk (carouseld-kiosk, its unit, user, PAM file; docs/KIOSK.md)
+#                             the reference pages (docs/, in DOCDIR), the web display bridge
+#                             (carouseld-web, web/ page, its unit and user) and the kiosk
+#                             (carouseld-kiosk, its unit, user, PAM file; docs/KIOSK.md)
 #   make install DESTDIR=/tmp/stage PREFIX=/usr    staged install for packaging (debian/rules)
 #   sudo make uninstall       removes what install put in place, except the configuration
 #   make clean                removes the man pages; SwiftPM's .build is kept (swift package clean)
@@ -14,7 +15,9 @@
 # binaries already built in BUILDDIR without building, NO_MAN=1 to install without man pages,
 # STATIC_STDLIB=yes to fail rather than fall back to a dynamically linked Swift runtime,
 # SWIFT (the toolchain's swift, default from PATH), SWIFT_BUILD_FLAGS (extra swift build flags,
-# e.g. -j N or --swift-sdk NAME), UNITDIR, UDEVRULESDIR, SYSUSERSDIR, MANDIR.
+# e.g. -j N or --swift-sdk NAME), UNITDIR, UDEVRULESDIR, SYSUSERSDIR, MANDIR, DOCDIR (the
+# reference pages, default PREFIX/share/doc/carouseld; the man pages name it, so give the same
+# PREFIX or DOCDIR to `make man` and `make install`).
 
 PREFIX      ?= /usr/local
 SYSCONFDIR  ?= /etc
@@ -27,6 +30,9 @@ MANDIR      ?= $(PREFIX)/share/man
 PAMDIR      ?= $(SYSCONFDIR)/pam.d
 CONFDIR     := $(SYSCONFDIR)/carouseld
 WEBDIR      := $(PREFIX)/share/carouseld/web
+# The reference pages (README.md and docs/*.md, gzip-compressed as Debian policy asks of
+# documentation over 4 kB) and the scenario examples; the man pages point here.
+DOCDIR      ?= $(PREFIX)/share/doc/carouseld
 # The release, for carouseld-web --version (the Swift programs have it compiled in).
 RELEASE     := $(shell sed -n 's/^public let carouseldRelease = "\(.*\)"$$/\1/p' Sources/CarouselProtocol/Release.swift)
 BUILDDIR    ?= .build/release
@@ -45,7 +51,8 @@ MANDATE     ?= $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-
 
 PRODUCTS := carouseld carouselctl carousel-mqtt
 
-.PHONY: all build man clean install uninstall install-binaries install-data install-man install-web install-kiosk
+.PHONY: all build man clean install uninstall install-binaries install-data install-man install-web install-kiosk \
+  install-doc
 
 all: build
 
@@ -66,9 +73,14 @@ endif
 # after the tag, hence the awk that adds them to a line followed by a more indented one;
 # carouselctl(1) from docs/CLI.md and carouseld.conf(5) from docs/CONFIGURATION.md with lowdown
 # (the first line, the page's title, goes to .TH; the developers' section is left out);
-# carouseld-web(1) from `scripts/carouseld-web --help` (GNU-style) with help2man.
+# carouseld-web(1) from `scripts/carouseld-web --help` (GNU-style) with help2man, and SEE ALSO
+# from docs/carouseld-web.h2m.
+# The sources name the reference pages as the repository does (docs/PROTOCOL.md); MANREFS
+# rewrites those names in each generated page to where install-doc puts them (\% keeps groff
+# from hyphenating the path).
 MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
   $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1
+MANREFS = sed -i -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
 
@@ -84,22 +96,22 @@ $(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	         NR > 1 { print prev ((prev ~ /[^ ]/ && $$0 ~ /[^ ]/ && ind($$0) > ind(prev)) ? "  " : "") } \
 	         { prev = $$0 } END { print prev }' \
 	  | txt2man -t carouseld -s 8 -v "System Administration" -d $(MANDATE) \
-	    -r "carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && mv $@.tmp $@
+	    -r "carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouselctl.1: docs/CLI.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
-	sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1 > $@.tmp && mv $@.tmp $@
+	sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1 > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	{ printf '## NAME\n\ncarouseld.conf - configuration file of carouseld(8)\n\n## DESCRIPTION\n\n'; \
 	  sed -e 1d -e '/^## For developers/,$$d' docs/CONFIGURATION.md; } \
-	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5 > $@.tmp && mv $@.tmp $@
+	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5 > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 # help2man takes the date from SOURCE_DATE_EPOCH and the version from --version.
-$(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
-	help2man -N -s 1 -n "web display bridge of carouseld (python3-websockets)" -o $@.tmp scripts/carouseld-web && mv $@.tmp $@
+$(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web docs/carouseld-web.h2m Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
+	help2man -N -s 1 -n "web display bridge of carouseld (python3-websockets)" -i docs/carouseld-web.h2m -o $@.tmp scripts/carouseld-web && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouseld-kiosk.1: scripts/carouseld-kiosk Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
-	help2man -N -s 1 -n "carouseld's page full screen at boot (cage with Chromium or Cog)" -o $@.tmp scripts/carouseld-kiosk && mv $@.tmp $@
+	help2man -N -s 1 -n "carouseld's page full screen at boot (cage with Chromium or Cog)" -o $@.tmp scripts/carouseld-kiosk && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 clean:
 	rm -rf $(MANBUILDDIR)
@@ -112,9 +124,9 @@ man: $(MANBUILDDIR)/carousel-mqtt.1
 $(MANBUILDDIR)/carousel-mqtt.1: $(BUILDDIR)/carousel-mqtt docs/carousel-mqtt.h2m $(MANBUILDDIR)/.tools
 	help2man -N -s 1 -n "MQTT bridge of carouseld, with Home Assistant discovery" -i docs/carousel-mqtt.h2m \
 	  --version-string="$$($(BUILDDIR)/carousel-mqtt --version | cut -d' ' -f2)" \
-	  -o $@.tmp $(BUILDDIR)/carousel-mqtt && mv $@.tmp $@
+	  -o $@.tmp $(BUILDDIR)/carousel-mqtt && $(MANREFS) $@.tmp && mv $@.tmp $@
 
-install: build install-binaries install-data install-web install-kiosk $(if $(NO_MAN),,install-man)
+install: build install-binaries install-data install-web install-kiosk install-doc $(if $(NO_MAN),,install-man)
 ifeq ($(DESTDIR),)
 	# Live install: create the users, load the rule and units (each step optional).
 	-command -v systemd-sysusers >/dev/null && systemd-sysusers $(SYSUSERSDIR)/carouseld.conf $(SYSUSERSDIR)/carouseld-web.conf $(SYSUSERSDIR)/carousel-mqtt.conf $(SYSUSERSDIR)/carouseld-kiosk.conf
@@ -188,6 +200,12 @@ install-kiosk:
 	  else $(INSTALL) -m 0644 $${f#*:} $(DESTDIR)$${f%%:*} || exit 1; fi; \
 	done
 
+# The reference pages and examples (docs/), which the man pages cite by these paths.
+install-doc:
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
+	for f in README.md docs/*.md; do gzip -9nc $$f > $(DESTDIR)$(DOCDIR)/$${f##*/}.gz && chmod 0644 $(DESTDIR)$(DOCDIR)/$${f##*/}.gz || exit 1; done
+	$(INSTALL) -m 0644 docs/examples/*.json $(DESTDIR)$(DOCDIR)/examples/
+
 install-man: man
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouselctl.1
@@ -201,7 +219,7 @@ uninstall:
 	for p in $(PRODUCTS) carouseld-web carouseld-kiosk; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-kiosk.conf $(DESTDIR)$(MANDIR)/man1/carouseld-kiosk.1
 	rm -f $(DESTDIR)$(MANDIR)/man1/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man8/carouseld.8
-	rm -rf $(DESTDIR)$(WEBDIR)
+	rm -rf $(DESTDIR)$(WEBDIR) $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld.service $(DESTDIR)$(UNITDIR)/carouseld.socket
 	rm -f $(DESTDIR)$(UNITDIR)/carousel-mqtt.service $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
