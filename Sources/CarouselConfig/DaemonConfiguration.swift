@@ -119,8 +119,8 @@ public struct FilterSettings: Equatable, Sendable {
     public var method: EstimationMethod
     /// `gain` — dimensionless weight of the accelerometer correction against gyro integration
     /// (the Fusion/Madgwick gain; for `complementary`, the correction rate per second; for
-    /// `inertial`, the inverse of the low-pass time constant of a quiet moving device). Default
-    /// 0.5, range 0…10.
+    /// `inertial`, the inverse of the low-pass time constant at a turn rate of 2.25 rad/s, which
+    /// lengthens for a device that turns less: `InertialFrameFilter`). Default 0.5, range 0…10.
     public var gain: Double
     /// `lowpass_hz` — cutoff frequency in Hz of the accelerometer low-pass filter in the sensor
     /// frame, before the estimator; 0 turns it off. Default 0 (`inertial` low-passes in the

@@ -21,13 +21,15 @@ enum Dataset {
         var movement: [Bool]
     }
 
-    /// The BROAD trials in `../shared/datasets` (issue 14's table).
+    /// The BROAD trials in `../shared/datasets` (issue 14's five and issue 26's two translations).
     static let broadTrials = [
         "01": "broad-trial01-slow-rotation/01_undisturbed_slow_rotation_A.csv",
         "06": "broad-06-fast-rotation-a/06_undisturbed_fast_rotation_A.csv",
         "21": "broad-21-fast-combined/21_undisturbed_fast_combined.csv",
         "24": "broad-24-tapping-a/24_disturbed_tapping_A.csv",
         "26": "broad-26-phone-vibration-a/26_disturbed_phone_vibration_A.csv",
+        "10": "broad-10-slow-translation-a/10_undisturbed_slow_translation_A.csv",
+        "15": "broad-15-fast-translation-a/15_undisturbed_fast_translation_A.csv",
     ]
 
     static func broad(trial: String = "01") throws -> Broad {

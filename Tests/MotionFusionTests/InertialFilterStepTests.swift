@@ -4,27 +4,59 @@ import Glibc
 import Testing
 @testable import MotionFusion
 
-/// `InertialFrameFilter` caches `1/gain` and its per-`dt` smoothing weights (innovation attack
-/// and release, gyro bias at rest); a change of the setting between samples must take effect on
+/// `InertialFrameFilter` caches `√referenceRate / gain` and its per-`dt` smoothing weights
+/// (innovation attack and release, rate, gyro bias at rest); a change of the setting between samples must take effect on
 /// the next sample, as `FusionCorrectionStepTests` checks for `FusionFilter`.
 @Suite struct InertialFilterStepTests {
     static let g = standardGravity
 
-    @Test func timeConstantFollowsGain() {
-        var filter = InertialFrameFilter(gain: 0.5)
+    @Test func timeConstantFollowsGainRateAndDisturbance() {
+        // τ = clamp((1/gain) √(2.25 rad/s / (ρ + 0.05 rad/s)) + 0.05 s/(m/s²) · σ, 1 s, 10 s).
+        var filter = InertialFrameFilter(gain: 4)
         filter.initialise(accel: Vector3(0, 0, Self.g))
-        #expect(filter.timeConstant == 2)  // 1/gain + 0.1 s/(m/s²) · σ, σ = 0 after a start
-        filter.gain = 4
-        #expect(filter.timeConstant == 0.25)
+        // After a start ρ = σ = 0: 1.5 / (4 √0.05) = 1.677 s.
+        #expect(abs(filter.timeConstant - 1.5 / (4 * 0.05.squareRoot())) < 1e-12)
+        filter.gain = 0.5
+        #expect(filter.timeConstant == 10)  // 13.4 s, bounded
         filter.gain = 0
         #expect(filter.timeConstant == .infinity)  // gyro only
         filter.gain = 1
-        // One sample 3 m/s² above g along the estimated up (no gyro): innovation² = 9 (m/s²)²,
-        // so σ = √(9 (1 − e^(−dt/0.2))), and the next sample's time constant is 1 + 0.1 σ.
-        _ = filter.update(accel: Vector3(0, 0, Self.g + 3), gyro: nil, dt: 0.01)
-        let sigma = (9 * (1 - exp(-0.01 / 0.2))).squareRoot()
+        // One sample 3 m/s² above g along the estimated up, turning at 2 rad/s about it (the
+        // up vector, along the turn's axis, does not move): innovation² = 9 (m/s²)², so
+        // σ = √(9 (1 − e^(−dt/1 s))); rate² = 4 (rad/s)², so ρ = √(4 (1 − e^(−dt/5 s))).
+        let dt = 0.01
+        _ = filter.update(accel: Vector3(0, 0, Self.g + 3), gyro: Vector3(0, 0, 2), dt: dt)
+        let sigma = (9 * (1 - exp(-dt / 1))).squareRoot(), rho = (4 * (1 - exp(-dt / 5))).squareRoot()
         #expect(abs(filter.disturbance - sigma) < 1e-12)
-        #expect(abs(filter.timeConstant - (1 + 0.1 * sigma)) < 1e-12)
+        #expect(abs(filter.rate - rho) < 1e-12)
+        #expect(abs(filter.timeConstant - (1.5 / (rho + 0.05).squareRoot() + 0.05 * sigma)) < 1e-12)
+        filter.gain = 100
+        #expect(filter.timeConstant == 1)  // bounded below
+    }
+
+    /// At a fixed time constant the state-variable low-pass is the bilinear-transform
+    /// Butterworth biquad prewarped at `ω₀ = √2 / τ` (docs/FUSION.md §4's coefficients with
+    /// `K = tan(ω₀ dt / 2)`, direct form I, started at steady state): without gyro the
+    /// strapdown frame does not turn, so the estimate is the direction of that biquad's output.
+    @Test func lowPassAtAFixedTimeConstantIsTheButterworthBiquad() {
+        let tau = 2.0, dt = 0.01
+        var filter = InertialFrameFilter(disturbanceSeconds: 0, minTimeConstant: tau, maxTimeConstant: tau)
+        let rest = Vector3(0, 0, Self.g)
+        filter.initialise(accel: rest)
+        for _ in 0..<300 { _ = filter.update(accel: rest, gyro: nil, dt: dt) }  // the 2 s running mean, then steady
+        let k = tan(dt / (2.0.squareRoot() * tau)), n = 1 / (1 + 2.0.squareRoot() * k + k * k)
+        let b0 = k * k * n, b1 = 2 * b0, a1 = 2 * (k * k - 1) * n, a2 = (1 - 2.0.squareRoot() * k + k * k) * n
+        var x1 = rest, x2 = rest, y1 = rest, y2 = rest
+        var worst = 0.0
+        for i in 1...2000 {
+            let t = Double(i) * dt
+            let a = Vector3(3 * sin(2 * Double.pi * 0.7 * t), 2 * cos(2 * Double.pi * 0.3 * t), Self.g + sin(2 * Double.pi * 1.9 * t))
+            let up = filter.update(accel: a, gyro: nil, dt: dt)
+            let y = a * b0 + x1 * b1 + x2 * b0 - y1 * a1 - y2 * a2
+            x2 = x1; x1 = a; y2 = y1; y1 = y
+            worst = max(worst, (up - y * (1 / y.length)).length)
+        }
+        #expect(worst < 1e-10, "largest difference \(worst)")
     }
 
     @Test func disturbanceAttackChangeTakesEffectOnTheNextSample() {
@@ -35,7 +67,7 @@ import Testing
         filter.initialise(accel: Vector3(0, 0, Self.g))
         let a = Vector3(0, 0, Self.g + 3), dt = 0.01
         _ = filter.update(accel: a, gyro: nil, dt: dt)
-        let first = 9 * (1 - exp(-dt / 0.2))
+        let first = 9 * (1 - exp(-dt / 1))
         #expect(abs(filter.disturbance - first.squareRoot()) < 1e-12)
         filter.disturbanceAttack = 0.05
         _ = filter.update(accel: a, gyro: nil, dt: dt)

@@ -36,26 +36,29 @@ import Testing
         return ((sumSquares / Double(scored)).squareRoot(), scored)
     }
 
-    /// Issue 14: below the best anchor of each trial (imufusion 1.3.3 gain 0.5 and with
-    /// rejection, `ahrs` Madgwick β 0.033 and 0.1, measured on the same files), with one
-    /// default configuration. Anchors: 01 0.675 (and ≤ 0.6), 06 1.032, 21 3.811, 24 1.094,
-    /// 26 1.433. The targets sit between the value measured at this commit and the anchor:
-    /// 01 0.538, 06 0.799, 21 1.382, 24 0.597, 26 0.537 (docs/FUSION.md §8).
-    @Test(arguments: [("01", 0.6, 35_855), ("06", 0.9, 34_882), ("21", 2.5, 33_488), ("24", 0.8, 34_471), ("26", 0.8, 34_233)])
-    func broadInclinationRMS(trial: String, target: Double, rows: Int) throws {
+    /// Issue 26: below VQF in real time on every trial (`vqf` 2.1.2 from PyPI, its authors'
+    /// package, 6D with default parameters, stepped at 1/fs from the first row, scored the same
+    /// way; `scripts/fusion-anchors` reproduces it): 01 0.599, 06 0.804, 21 1.716, 24 0.607,
+    /// 26 0.561, 10 0.299, 15 0.470; and trial 01 at most 0.6 (issue 14), one default
+    /// configuration. The best of imufusion and Madgwick is above VQF on every trial (0.675,
+    /// 1.032, 3.811, 1.094, 1.433, docs/FUSION.md §8), so this holds that too. Measured at this
+    /// commit: 0.553, 0.783, 1.478, 0.606, 0.553, 0.267, 0.465.
+    @Test(arguments: [("01", 0.599, 35_855), ("06", 0.804, 34_882), ("21", 1.716, 33_488), ("24", 0.607, 34_471),
+                      ("26", 0.561, 34_233), ("10", 0.299, 34_819), ("15", 0.470, 30_140)])
+    func broadInclinationRMS(trial: String, vqf: Double, rows: Int) throws {
         let (rms, scored) = try Self.broadRMS(trial)
-        print("BROAD trial \(trial): RMS inclination error \(rms)° over \(scored) rows")
+        print("BROAD trial \(trial): RMS inclination error \(rms)° over \(scored) rows (VQF \(vqf)°)")
         #expect(scored == rows)  // the scored-row counts of the datasets' READMEs
-        #expect(rms <= target)
+        #expect(rms < vqf)
+        if trial == "01" { #expect(rms <= 0.6) }
     }
 
-    /// Rest jitter (issue 14: ≤ 0.02° for the default) and the spin's deviation from rest.
-    /// The spin bound is 3° for `fusion` and 4° for `inertial`, which measures 3.44° there: short
-    /// of the issue's ±1° (docs/FUSION.md §8: what the lever-arm compensation does not explain
-    /// of the spin-up's acceleration leaks through the inertial-frame low-pass; and the device
-    /// itself tilts 1.06° from its rest attitude while it spins, `XioSpinGeometryTests`). No
-    /// anchor is within ±1° over both axes either: imufusion with rejection reaches 2.35°.
-    @Test(arguments: [(EstimationMethod.inertial, 0.02, 4.0), (.fusion, 0.05, 3.0)])
+    /// Rest jitter (issue 14: ≤ 0.02° for the default) and the spin's largest deviation from
+    /// rest over roll and pitch (60–80 s). Issue 26: below VQF's 3.29° in real time on the same
+    /// file for the default `inertial` (which measures 3.00° / 2.12°); 3° for `fusion`. The
+    /// device itself tilts 1.06° from its rest attitude while it spins
+    /// (`XioSpinGeometryTests`), and no anchor stays within ±1° over both axes (docs/FUSION.md).
+    @Test(arguments: [(EstimationMethod.inertial, 0.02, 3.29), (.fusion, 0.05, 3.0)])
     func xioRestAndSpin(method: EstimationMethod, restTarget: Double, spinTarget: Double) throws {
         let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
         let estimates = Self.run(samples, .init(method: method))
@@ -72,7 +75,7 @@ import Testing
         let pitchDev = spin.map { abs($0.pitchDegrees - pitchRest) }.max() ?? .infinity
         print("x-io \(method) rest: roll std \(rollStd)°, pitch std \(pitchStd)° (means \(rollRest)°, \(pitchRest)°); spin 60–80 s: max |Δroll| \(rollDev)°, max |Δpitch| \(pitchDev)°")
         #expect(rollStd <= restTarget && pitchStd <= restTarget)
-        #expect(rollDev <= spinTarget && pitchDev <= spinTarget)
+        #expect(rollDev < spinTarget && pitchDev < spinTarget)
         // The resting attitude itself is the accelerometer's: pitch = atan2(a_y, a_z) with the
         // README's rest mean a ≈ (0.0002, −0.0207, 0.9932) g → −1.19°.
         #expect(abs(pitchRest - -1.19) < 0.1 && abs(rollRest) < 0.1)

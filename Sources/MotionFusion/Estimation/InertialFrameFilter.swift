@@ -1,75 +1,104 @@
+#if canImport(Glibc)
+import Glibc // libm only (tan): MotionFusion imports no Foundation
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Gyro + accelerometer tilt filter that low-passes the accelerometer in an almost-inertial
-/// frame, with a time constant that adapts to the disturbance and to rest: the default tilt
-/// estimator (`EstimationMethod.inertial`).
+/// frame, with a time constant that adapts to the rate of turn, the disturbance and rest: the
+/// default tilt estimator (`EstimationMethod.inertial`).
 ///
 /// The idea is the one of D. Laidig and T. Seel, "VQF: Highly accurate IMU orientation
 /// estimation with bias estimation and magnetic disturbance rejection", Information Fusion 91,
 /// 2023, sec. 3 (written independently here, tilt only): the gyroscope alone is integrated into
 /// a strapdown attitude `q` (sensor frame → a frame that is inertial up to the gyro's slow
 /// drift), every accelerometer sample is rotated into that frame, `a_S = R(q) a`, and low-passed
-/// *there*. In the strapdown frame gravity is (almost) constant however fast the device turns,
-/// so the low-pass does not lag under rotation — a low-pass on the raw accelerometer in the
-/// sensor frame does: under a 300 °/s turn a 5 Hz biquad on the sensor-frame accelerometer is
-/// 10 ms, i.e. 3°, behind — while the linear acceleration, whose integral over time is a
-/// velocity change and stays bounded, averages out. The estimated up vector in the strapdown
-/// frame is the low-pass output's direction, `u_S = L / |L|`; in the sensor frame it is
-/// `u = R(q)ᵀ u_S`. The gyro's drift turns gravity slowly in the strapdown frame and the
-/// low-pass follows it.
+/// *there* by a second-order Butterworth filter. In the strapdown frame gravity is (almost)
+/// constant however fast the device turns, so the low-pass does not lag under rotation, while
+/// the linear acceleration, whose integral over time is a velocity change and stays bounded,
+/// averages out. The estimated up vector in the strapdown frame is the low-pass output's
+/// direction, `u_S = L / |L|`; in the sensor frame it is `u = R(q)ᵀ u_S`.
 ///
-/// The filter holds the strapdown-frame vectors it needs (the two stages below and `u_S`) as
-/// seen from the sensor, `R(q)ᵀ L`, and turns them by each gyro step, `v ← exp(−[ω dt]×) v`
+/// The filter holds the strapdown-frame vectors it needs (the low-pass's two states and `u_S`)
+/// as seen from the sensor, `R(q)ᵀ v`, and turns them by each gyro step, `v ← exp(−[ω dt]×) v`
 /// (`R(q ⊗ Δq)ᵀ = R(Δq)ᵀ R(q)ᵀ`), so `q` itself is never formed. A rotation is linear and keeps
 /// lengths, so the low-pass, the innovation's length and the normalisation read the same in
-/// either frame; one rotation matrix per sample for three vectors is cheaper than integrating
-/// `q` and rotating every sample in and the estimate out.
+/// either frame.
 ///
-/// The low-pass is two equal one-pole stages in cascade (critically damped, no overshoot),
-/// `L₁ ← L₁ + α (a_S − L₁)`, `L₂ ← L₂ + α (L₁ − L₂)`, `α = 1 − e^(−2 dt / τ)`, so that `τ` is
-/// the delay it adds to a slow drift (the sum of the two stages' time constants). Unlike a
-/// biquad, a cascade of convex combinations stays stable and free of overshoot when `τ`
-/// changes from one sample to the next, which the adaptation below needs.
+/// The low-pass is a second-order Butterworth (damping `ζ = 1/√2`, as VQF's, sec. 3.2), written
+/// as the trapezoidal state-variable filter of A. Simper, "Linear trapezoidal integrated state
+/// variable filter" (Cytomic technical paper, 2013): `k = 2ζ`, `g = tan(ω₀ dt / 2)`,
+/// `a₁ = 1 / (1 + g (g + k))`, `a₂ = g a₁`, `a₃ = g a₂`; per sample `v₃ = x − z₂`,
+/// `v₁ = a₁ z₁ + a₂ v₃`, `v₂ = z₂ + a₂ z₁ + a₃ v₃`, `z₁ ← 2 v₁ − z₁`, `z₂ ← 2 v₂ − z₂`, output
+/// `v₂`. At a fixed time constant this is exactly the bilinear-transform biquad with prewarping;
+/// unlike a biquad's direct forms, its states are the two integrators of the analogue filter,
+/// so a time constant that changes from one sample to the next changes the dynamics without a
+/// jump in the output (with a direct form II biquad the adaptive rule below raised BROAD 15
+/// from 0.45° to 0.57°). `ω₀ = 2ζ / τ`, so `τ` is the delay the filter adds to a slow drift
+/// (its group delay at 0 Hz), as in VQF's `tauAcc`.
+/// Why second order Butterworth rather than two critically damped one-pole stages with the
+/// same delay: both pass a drift alike, but above the cut-off the Butterworth passes
+/// `2/(ωτ)²` of the linear acceleration, the cascade `4/(ωτ)²`: twice the residual of a device
+/// moved back and forth (BROAD 10, slow translation: 0.45° → 0.29° at a fixed `τ` of 3 s).
 ///
-/// Adaptation of `τ` (one default configuration for slow and fast motion, taps, vibration):
-/// - *Disturbance*: `τ = min(maxTimeConstant, 1/gain + disturbanceSeconds · σ)`, where `σ` (m/s²)
-///   is the RMS of the innovation `a_S − g · u_S` (the acceleration's departure from the
+/// Time constant (one default configuration for slow and fast turns, translation, taps,
+/// vibration): `τ = clamp(τ_rate + disturbanceSeconds · σ, minTimeConstant, maxTimeConstant)`,
+/// with `τ_rate = (1/gain) · √(referenceRate / (ρ + rateFloor))`:
+/// - `ρ` (rad/s) is the RMS bias-corrected rate of turn over `rateTimeConstant` (5 s). The
+///   estimate's error has two parts that `τ` trades against each other: the gyro's own error,
+///   which the accelerometer must remove and which grows with the rate of turn (scale and
+///   misalignment errors `ε` drift the attitude by about `ε ρ τ` over the filter's memory: on
+///   BROAD 01 the error rises from 0.36° below 50 °/s to 0.57° at 100–200 °/s), and the linear
+///   acceleration left in the low-pass, about `Δv / (g τ)` for a velocity change `Δv`. Their
+///   sum is smallest at `τ = √(Δv / (g ε ρ))`: a device that turns slowly (carried, slid,
+///   walked with) can average longer. `gain` is `1/τ_rate` at `referenceRate` (2.25 rad/s,
+///   129 °/s): 0.5 gives 2 s there, 3 s at 1 rad/s, 10 s (the bound) below 0.04 rad/s.
+///   `rateFloor` (0.05 rad/s) stands for the residual gyro bias, which drifts even without a
+///   turn.
+/// - `σ` (m/s²) is the RMS innovation `|a_S − g u_S|` (the acceleration's departure from the
 ///   gravity the filter expects: linear acceleration, vibration, taps and the filter's own
-///   error), followed with a fast attack (`disturbanceAttack`, 0.2 s) and a slow release
-///   (`disturbanceRelease`, 5 s). A quiet device corrects quickly (gyro drift, from bias,
-///   scale and misalignment, grows with the rate of turn and is what the accelerometer must
-///   remove), a shaken one averages longer.
-///   The time constant changes slowly compared with the disturbance itself, on purpose:
-///   weighting individual samples by their departure from 1 g (rejecting "bad" samples) breaks
-///   the zero mean of the linear acceleration in the inertial frame — on BROAD trial 21 (fast
-///   combined motion) weights `1 / (1 + (||a| − g| / 3 m/s²)²)` raised the RMS inclination error
-///   from 1.6° to 13°, and shortening `τ` with the instantaneous gyro rate raised it to 8–12°.
-/// - *Rest* (`RestDetector`: gyro rate or spread, `|a|` within 5 % of g, 2 s): `τ` is at least
-///   `restTimeConstant` (4 s): at rest the accelerometer is gravity plus noise and the gyro
-///   has no drift left to correct, so a long average lowers the jitter; and the gyro bias
-///   follows the raw gyro through a one-pole low-pass of `biasTimeConstant` (10 s), as in
-///   `FusionFilter` (the stationary gyroscope-offset tracking of x-io's Fusion and VQF's rest
-///   bias estimation).
-/// - *Rotation at a distance* (`LeverArmCompensator`): a device turned about a point away from
-///   its sensor (spun at arm's length, swung) reads the tangential and centripetal acceleration
-///   `ω̇ × r + ω × (ω × r)`, which turns with the device and so does not average out in the
-///   strapdown frame: on the x-io spin (200 °/s, 0.66 m) it left the low-pass 3.5° off. The
-///   lever arm `r` is fitted to the innovation (time constant `leverArmTimeConstant`, 0.3 s) and
-///   that acceleration subtracted before the low-pass; it is zero when the device does not turn.
-/// - *Start*: the first valid sample initialises both stages; while fewer than `1/α` samples
-///   have been seen, the weight is `1/n` (a running mean), so the estimate settles in `τ/2`
-///   rather than `τ` after a start or a gap (the role of Fusion's initial gain ramp).
+///   error), followed with a 1 s attack and a 5 s release: a device under sustained large
+///   acceleration averages longer. Both `σ` and `ρ` vary slowly, on purpose: weighting
+///   individual samples by their departure from 1 g breaks the zero mean of the linear
+///   acceleration in the inertial frame (on BROAD 21 weights `1 / (1 + (||a| − g| / 3 m/s²)²)`
+///   raised the error from 1.6° to 13°), and shortening `τ` with the instantaneous rate of turn
+///   raised it to 8–12°. Each step uses `σ` and `ρ` as measured up to the previous sample.
+/// - *Rest* (`RestDetector`: gyro rate or spread, `|a|` within 5 % of g, 2 s): `τ` is
+///   `restTimeConstant` (4 s): at rest there is no linear acceleration to average out, only
+///   noise, and what the gyro drifted before (an uncalibrated offset, until its bias is
+///   learned) must still be corrected: with the moving rule's 10 s a 0.1 rad/s offset left
+///   1.4° after 25 s at rest, with 4 s under 1°. The gyro bias follows the raw gyro through a
+///   one-pole low-pass of `biasTimeConstant` (the stationary gyroscope-offset tracking of x-io's Fusion
+///   and VQF's rest bias estimation, sec. 3.4).
+/// - *Start*: the first valid sample initialises the low-pass; until `τ` seconds have passed,
+///   the estimate is the running mean of the strapdown-frame accelerometer (as VQF starts its
+///   low-pass), then the filter takes over from that mean at steady state.
 ///
-/// `gain` (1/s) is the inverse of the base time constant, as for the other gyro filters:
-/// 0.5 gives `τ = 2 s` for a quiet moving device.
+/// *Rotation at a distance* (`LeverArmCompensator`, off by default: `leverArmTimeConstant` 0):
+/// the tangential and centripetal acceleration `ω̇ × r + ω × (ω × r)` of a sensor turned about
+/// a point at `r`, fitted online and subtracted before the low-pass. It is off because on a
+/// translating device the fit takes the part of the linear acceleration that correlates with
+/// the hand's small turns for a lever arm (0.1–0.4 m on BROAD 15 against 5 cm on the rotation
+/// trials), and subtracting that sample by sample, unlike the translation itself, does not
+/// integrate to a bounded velocity in the strapdown frame: BROAD 15 went from 0.46° to 0.89°.
+/// Without it the x-io spin stays below VQF's deviation (docs/FUSION.md).
 public struct InertialFrameFilter: Sendable {
-    /// Inverse of the base time constant of the inertial-frame low-pass, 1/s (default 0.5: 2 s).
-    public var gain: Double { didSet { baseTimeConstant = Self.baseTimeConstant(gain: gain) } }
-    /// Seconds added to the time constant per m/s² of RMS innovation (default 0.1).
+    /// `1/τ_rate` at `referenceRate`, 1/s (default 0.5: 2 s at 129 °/s; 0: gyro only).
+    public var gain: Double { didSet { baseTimeConstant = Self.baseTimeConstant(gain: gain, referenceRate: referenceRate) } }
+    /// Rate of turn at which `τ_rate = 1/gain`, rad/s (default 2.25).
+    public var referenceRate: Double { didSet { baseTimeConstant = Self.baseTimeConstant(gain: gain, referenceRate: referenceRate) } }
+    /// Rate added to `ρ` for the residual gyro bias, rad/s (default 0.05).
+    public var rateFloor: Double
+    /// Time constant of the rate's mean square `ρ²`, seconds (default 5).
+    public var rateTimeConstant: Double { didSet { rateStep = 0 } }
+    /// Seconds added to the time constant per m/s² of RMS innovation (default 0.05).
     public var disturbanceSeconds: Double
-    /// Upper bound of the time constant, seconds (default 10).
+    /// Bounds of the time constant while moving, seconds (defaults 1 and 10).
+    public var minTimeConstant: Double
     public var maxTimeConstant: Double
-    /// Lower bound of the time constant while the device is at rest, seconds (default 4).
+    /// The time constant while the device is at rest, seconds (default 4; see the type).
     public var restTimeConstant: Double
-    /// Time constant of the innovation's mean square when it rises, seconds (default 0.2).
+    /// Time constant of the innovation's mean square when it rises, seconds (default 1).
     public var disturbanceAttack: Double { didSet { disturbanceStep = 0 } }
     /// Time constant of the innovation's mean square when it falls, seconds (default 5).
     public var disturbanceRelease: Double { didSet { disturbanceStep = 0 } }
@@ -80,7 +109,7 @@ public struct InertialFrameFilter: Sendable {
     /// it still left 11° after 25 s at rest; with 2 s, 0.06°). Gyro noise averaged over 2 s at
     /// 100 Hz is far below 0.01 °/s.
     public var biasTimeConstant: Double { didSet { biasStep = 0 } }
-    /// Time constant of the lever-arm fit, seconds (default 0.3; 0 = no compensation).
+    /// Time constant of the lever-arm fit, seconds (default 0: no compensation; see the type).
     public var leverArmTimeConstant: Double {
         didSet { if leverArmTimeConstant > 0 { lever.timeConstant = leverArmTimeConstant } }
     }
@@ -92,29 +121,41 @@ public struct InertialFrameFilter: Sendable {
     /// Current gyro bias estimate, rad/s.
     public private(set) var gyroBias: Vector3
 
+    /// Damping of the low-pass: `2ζ` with `ζ = 1/√2` (Butterworth).
+    static let damping2 = 2.0.squareRoot()
+
     private var hasAttitude = false
-    // The two low-pass stages (m/s²) and the unit up vector: strapdown-frame vectors, held as
-    // seen from the sensor now (see the type).
-    private var stage1 = Vector3.zero, stage2 = Vector3.zero
+    // The low-pass's two integrator states (m/s²; at steady state `low` is its output) and the unit up vector:
+    // strapdown-frame vectors, held as seen from the sensor now (see the type).
+    private var band = Vector3.zero, low = Vector3.zero
     private var up = Vector3(0, 0, 1)
     // Mean square of the innovation, (m/s²)², and its two smoothing weights cached for one dt
     // (`disturbanceStep = 0`, a step no sample has, forces a recomputation).
     private var disturbance2 = 0.0
     private var disturbanceStep = 0.0, attackAlpha = 0.0, releaseAlpha = 0.0
-    // `1/gain` (∞ for gain ≤ 0: gyro only), kept in step with `gain` by its `didSet`.
+    // Mean square of the bias-corrected rate, (rad/s)², and its weight cached for one dt.
+    private var rate2 = 0.0
+    private var rateStep = 0.0, rateAlpha = 0.0
+    // `√referenceRate / gain` (∞ for gain ≤ 0: gyro only), kept in step by the `didSet`s.
     private var baseTimeConstant: Double
     // The bias low-pass weight at rest, cached for one dt (`0` forces a recomputation).
     private var biasStep = 0.0, biasAlpha = 0.0
-    // Samples since the start, while the running mean is faster than the low-pass.
-    private var startSamples = 0.0, starting = false
+    // The start: seconds since it and the number of samples of the running mean in `low`.
+    private var startSeconds = 0.0, startSamples = 0.0, starting = false
     private var lever: LeverArmCompensator
 
-    public init(gain: Double = 0.5, disturbanceSeconds: Double = 0.1, maxTimeConstant: Double = 10,
-                restTimeConstant: Double = 4, disturbanceAttack: Double = 0.2, disturbanceRelease: Double = 5,
-                biasTimeConstant: Double = 2, leverArmTimeConstant: Double = 0.3, rest: RestDetector = RestDetector(), initialGyroBias: Vector3 = .zero) {
+    public init(gain: Double = 0.5, referenceRate: Double = 2.25, rateFloor: Double = 0.05, rateTimeConstant: Double = 5,
+                disturbanceSeconds: Double = 0.05, minTimeConstant: Double = 1, maxTimeConstant: Double = 10,
+                restTimeConstant: Double = 4, disturbanceAttack: Double = 1, disturbanceRelease: Double = 5,
+                biasTimeConstant: Double = 2, leverArmTimeConstant: Double = 0, rest: RestDetector = RestDetector(),
+                initialGyroBias: Vector3 = .zero) {
         self.gain = gain
-        self.baseTimeConstant = Self.baseTimeConstant(gain: gain)
+        self.referenceRate = referenceRate
+        self.baseTimeConstant = Self.baseTimeConstant(gain: gain, referenceRate: referenceRate)
+        self.rateFloor = rateFloor
+        self.rateTimeConstant = rateTimeConstant
         self.disturbanceSeconds = disturbanceSeconds
+        self.minTimeConstant = minTimeConstant
         self.maxTimeConstant = maxTimeConstant
         self.restTimeConstant = restTimeConstant
         self.disturbanceAttack = disturbanceAttack
@@ -127,28 +168,38 @@ public struct InertialFrameFilter: Sendable {
     }
 
     /// The low-pass time constant the next sample will use if the device is moving, seconds:
-    /// `min(maxTimeConstant, 1/gain + disturbanceSeconds · σ)` (∞ for gain 0: gyro only), with
-    /// `σ` as measured up to the last sample.
+    /// `clamp((1/gain) √(referenceRate / (ρ + rateFloor)) + disturbanceSeconds · σ, minTimeConstant,
+    /// maxTimeConstant)` (∞ for gain 0: gyro only), with `ρ` and `σ` as measured up to the last
+    /// sample.
     public var timeConstant: Double {
         guard baseTimeConstant.isFinite else { return .infinity }
-        return min(maxTimeConstant, baseTimeConstant + disturbanceSeconds * disturbance2.squareRoot())
+        let tau = baseTimeConstant / (rate2.squareRoot() + rateFloor).squareRoot()
+            + disturbanceSeconds * disturbance2.squareRoot()
+        return min(maxTimeConstant, max(minTimeConstant, tau))
     }
 
-    private static func baseTimeConstant(gain: Double) -> Double { gain > 0 ? 1 / gain : .infinity }
+    private static func baseTimeConstant(gain: Double, referenceRate: Double) -> Double {
+        gain > 0 ? referenceRate.squareRoot() / gain : .infinity
+    }
 
     /// RMS innovation `σ`, m/s²: how far the accelerometer departs from the expected gravity.
     public var disturbance: Double { disturbance2.squareRoot() }
+
+    /// RMS bias-corrected rate of turn `ρ`, rad/s.
+    public var rate: Double { rate2.squareRoot() }
 
     /// The estimated unit up vector in the sensor frame (nil before the first sample).
     public var upVector: Vector3? { hasAttitude ? up : nil }
 
     /// Starts (again) from one accelerometer sample (m/s², non-zero, finite): up = its direction.
     public mutating func initialise(accel: Vector3) {
-        stage1 = accel
-        stage2 = accel
+        band = .zero
+        low = accel
         up = accel * (1 / accel.length)
         disturbance2 = 0
+        rate2 = 0
         lever.reset()
+        startSeconds = 0
         startSamples = 1
         starting = gain > 0
         hasAttitude = true
@@ -184,10 +235,14 @@ public struct InertialFrameFilter: Sendable {
         guard dt > 0 else { return up }
 
         var atRest = false
-        var s1 = stage1, s2 = stage2, u = up
+        var z1 = band, z2 = low, u = up
         var accel = accel
         let compensating = leverArmTimeConstant > 0
         var compensated = false
+        // This step's time constant uses the rate and the disturbance measured up to the
+        // previous sample: the square roots and the division that make it do not wait for this
+        // sample's innovation, which itself waits for the previous step's up vector.
+        var tau = timeConstant
         if let w = gyro, FusionFilter.allFinite(w) {
             var omega = w - gyroBias
             atRest = rest.update(gyro: w, omega: omega, accelDirection: a, norm: norm, dt: dt)
@@ -201,29 +256,22 @@ public struct InertialFrameFilter: Sendable {
             }
             // Vectors fixed in the strapdown frame, seen from the sensor after it turned by ω dt.
             let step = RotationMatrix(rotationVector: omega * -dt)
-            s1 = step.apply(s1)
-            s2 = step.apply(s2)
+            z1 = step.apply(z1)
+            z2 = step.apply(z2)
             u = step.apply(u)
             if compensating {
                 accel = accel - lever.acceleration(omega: omega, dt: dt)
                 compensated = true
             }
+            if dt != rateStep {
+                rateStep = dt
+                rateAlpha = oneMinusExpNegative(dt / rateTimeConstant)
+            }
+            rate2 += (omega.dot(omega) - rate2) * rateAlpha
         } else {
             lever.forgetRate()
         }
-
-        // This step's weight uses the disturbance measured up to the previous sample (it moves
-        // with a 0.2 s attack: 20 samples at 100 Hz): the square root and the division that turn
-        // it into a weight then do not wait for this sample's innovation, which itself waits
-        // for the previous step's up vector.
-        var tau = timeConstant
-        if atRest, tau < restTimeConstant { tau = restTimeConstant }
-        var alpha = Self.smoothingWeight(2 * dt / tau)
-        if starting {
-            startSamples += 1
-            let mean = 1 / startSamples
-            if mean > alpha { alpha = mean } else { starting = false }
-        }
+        if atRest, tau.isFinite { tau = restTimeConstant }
 
         // Innovation against the gravity the filter expects (`|a_S − g u_S|`, the same in the
         // sensor frame), followed with attack and release.
@@ -237,22 +285,42 @@ public struct InertialFrameFilter: Sendable {
         let d2 = innovation.dot(innovation)
         disturbance2 += (d2 - disturbance2) * (d2 > disturbance2 ? attackAlpha : releaseAlpha)
 
-        s1 = s1 + (accel - s1) * alpha
-        s2 = s2 + (s1 - s2) * alpha
-        let n2 = s2.dot(s2)
+        var output = z2
+        if starting {
+            // Running mean of the strapdown-frame accelerometer, then the filter at steady
+            // state on that mean (integrators: band 0, low = the mean).
+            startSamples += 1
+            startSeconds += dt
+            z2 = z2 + (accel - z2) * (1 / startSamples)
+            output = z2
+            if startSeconds >= tau { starting = false }
+        } else if tau.isFinite {
+            let g = Self.tanHalf(dt / tau)
+            let a1 = 1 / (1 + g * (g + Self.damping2)), a2 = g * a1, a3 = g * a2
+            let v3 = accel - z2
+            let v1 = z1 * a1 + v3 * a2
+            output = z2 + z1 * a2 + v3 * a3
+            z1 = v1 * 2 - z1
+            z2 = output * 2 - z2
+        }
+        let n2 = output.dot(output)
         // A low-pass output near zero (a long free fall) has no direction: keep the last one.
-        if n2 > 1e-12, n2.isFinite { u = s2 * (1 / n2.squareRoot()) }
-        stage1 = s1
-        stage2 = s2
+        if n2 > 1e-12, n2.isFinite { u = output * (1 / n2.squareRoot()) }
+        band = z1
+        low = z2
         up = u
         return u
     }
 
-    /// `1 − e^(−x)` for `x ≥ 0` (`x = ∞` gives 1, `x = 0` gives 0): the Taylor series to `x⁴`
-    /// below 0.05 (relative error < `x⁴/120` ≈ 5e-8, far below anything that matters for a time
-    /// constant), `exp` above. At 100–1000 Hz and `τ ≥ 0.2 s`, `x = 2 dt / τ` is below 0.1.
-    @inline(__always) static func smoothingWeight(_ x: Double) -> Double {
-        if x < 0.05 { return x * (1 - x * (0.5 - x * (1.0 / 6 - x * (1.0 / 24)))) }
-        return oneMinusExpNegative(x)
+    /// `g = tan(ω₀ dt / 2)` of the state-variable filter for `x = dt / τ` (`ω₀ = 2ζ / τ`, so
+    /// the angle is `ζ x`): the Taylor series `y + y³/3 + 2y⁵/15` below `y = 0.05` (relative
+    /// error < `17 y⁶/315` ≈ 1e-9), `tan` above. At 100–1000 Hz and `τ ≥ 1 s`, `y < 0.01`.
+    @inline(__always) static func tanHalf(_ x: Double) -> Double {
+        let y = x * (0.5 * damping2)
+        if y < 0.05 {
+            let y2 = y * y
+            return y * (1 + y2 * (1.0 / 3 + y2 * (2.0 / 15)))
+        }
+        return tan(y)
     }
 }
