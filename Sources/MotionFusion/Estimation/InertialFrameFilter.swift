@@ -33,8 +33,8 @@ import Darwin
 /// `v₂`. At a fixed time constant this is exactly the bilinear-transform biquad with prewarping;
 /// unlike a biquad's direct forms, its states are the two integrators of the analogue filter,
 /// so a time constant that changes from one sample to the next changes the dynamics without a
-/// jump in the output (with a direct form II biquad the adaptive rule below raised BROAD 15
-/// from 0.45° to 0.57°). `ω₀ = 2ζ / τ`, so `τ` is the delay the filter adds to a slow drift
+/// jump in the output (a direct form II biquad under the adaptive rule below left transients
+/// where `τ` fell after a rest: BROAD 15 0.48° instead of 0.46°). `ω₀ = 2ζ / τ`, so `τ` is the delay the filter adds to a slow drift
 /// (its group delay at 0 Hz), as in VQF's `tauAcc`.
 /// Why second order Butterworth rather than two critically damped one-pole stages with the
 /// same delay: both pass a drift alike, but above the cut-off the Butterworth passes
