@@ -15,7 +15,8 @@ public struct AttitudeEstimator: Sendable {
     /// Settings of the estimator (config section `[filter]`).
     public struct Configuration: Equatable, Sendable {
         public var method: EstimationMethod
-        /// Accelerometer correction rate, 1/s (inverse time constant); unused by `.accel`.
+        /// Accelerometer correction rate, 1/s (inverse time constant; for `.inertial`, of its
+        /// low-pass at a turn rate of 2.25 rad/s, `InertialFrameFilter`); unused by `.accel`.
         public var gain: Double
         /// `.fusion` only: accelerometer rejected beyond this angle from the estimate, degrees
         /// (`.inertial` needs no rejection: see `InertialFrameFilter`).
@@ -28,8 +29,8 @@ public struct AttitudeEstimator: Sendable {
         /// default (≈ gain² / 4, critically damped); 0: proportional correction only.
         public var integralGain: Double?
 
-        /// Default gain per method, 1/s: 0.5 (a 2 s time constant) for `.inertial`, `.fusion`
-        /// and `.complementary`.
+        /// Default gain per method, 1/s: 0.5 (a 2 s time constant; for `.inertial` at 2.25 rad/s)
+        /// for `.inertial`, `.fusion` and `.complementary`.
         public static func defaultGain(for method: EstimationMethod) -> Double { 0.5 }
 
         /// - Parameter gain: nil selects `defaultGain(for: method)`.
