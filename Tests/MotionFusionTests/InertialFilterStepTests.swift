@@ -37,10 +37,13 @@ import Testing
     /// At a fixed time constant the state-variable low-pass is the bilinear-transform
     /// Butterworth biquad prewarped at `ω₀ = √2 / τ` (docs/FUSION.md §4's coefficients with
     /// `K = tan(ω₀ dt / 2)`, direct form I, started at steady state): without gyro the
-    /// strapdown frame does not turn, so the estimate is the direction of that biquad's output.
+    /// strapdown frame does not turn, so the estimate is the direction of that biquad's output;
+    /// and without gyro the time constant is `1/gain` (2 s at the default 0.5, with the
+    /// disturbance term off here), whatever the rate rule would say for a device that never
+    /// turned (10 s).
     @Test func lowPassAtAFixedTimeConstantIsTheButterworthBiquad() {
         let tau = 2.0, dt = 0.01
-        var filter = InertialFrameFilter(disturbanceSeconds: 0, minTimeConstant: tau, maxTimeConstant: tau)
+        var filter = InertialFrameFilter(gain: 1 / tau, disturbanceSeconds: 0)
         let rest = Vector3(0, 0, Self.g)
         filter.initialise(accel: rest)
         for _ in 0..<300 { _ = filter.update(accel: rest, gyro: nil, dt: dt) }  // the 2 s running mean, then steady

@@ -70,6 +70,9 @@ import Darwin
 ///   1.4° after 25 s at rest, with 4 s under 1°. The gyro bias follows the raw gyro through a
 ///   one-pole low-pass of `biasTimeConstant` (the stationary gyroscope-offset tracking of x-io's Fusion
 ///   and VQF's rest bias estimation, sec. 3.4).
+/// - *No gyro* in a sample: the strapdown frame does not turn and the low-pass runs on the raw
+///   accelerometer with `τ = 1/gain + disturbanceSeconds · σ` (bounded as above): without a
+///   gyro a longer average is lag under rotation, not drift, and `ρ` is unknown.
 /// - *Start*: the first valid sample initialises the low-pass; until `τ` seconds have passed,
 ///   the estimate is the running mean of the strapdown-frame accelerometer (as VQF starts its
 ///   low-pass), then the filter takes over from that mean at steady state.
@@ -269,7 +272,14 @@ public struct InertialFrameFilter: Sendable {
             }
             rate2 += (omega.dot(omega) - rate2) * rateAlpha
         } else {
+            // No gyro: no strapdown frame and no rate, so the low-pass runs on the raw
+            // accelerometer, where a longer `τ` is lag under rotation: `1/gain` as for the other
+            // filters (plus the disturbance term).
             lever.forgetRate()
+            if tau.isFinite {
+                tau = min(maxTimeConstant, max(minTimeConstant, baseTimeConstant / referenceRate.squareRoot()
+                    + disturbanceSeconds * disturbance2.squareRoot()))
+            }
         }
         if atRest, tau.isFinite { tau = restTimeConstant }
 
