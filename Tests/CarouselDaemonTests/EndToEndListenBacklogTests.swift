@@ -1,3 +1,4 @@
+import CLinux
 import CarouselProtocol
 import CarouselTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import CLinux
 import CarouselTestSupport
 #if canImport(Glibc)
 import Glibc

@@ -238,7 +238,7 @@ private extension String {
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 256)
         let n = read(fd, &buffer, buffer.count)
-        self = String(decoding: buffer[0..<max(n, 0)], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        self = String(decoding: buffer[0..<Swift.max(n, 0)], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
     }
 }
 
