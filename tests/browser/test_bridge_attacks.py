@@ -264,6 +264,29 @@ def test_dns_rebinding_names_are_refused(carousel):
                        upgrade=True)[0] == 421
 
 
+def test_a_request_with_two_host_or_origin_lines_is_refused_cleanly(carousel):
+    # Two header lines of one name got 500 and a traceback in the log (the library's get() raises);
+    # the bridge must answer 400 itself, keep no slot, and go on serving.
+    daemon, bridge = carousel(name="duplicate-headers")
+    port = bridge.port
+    good = f"127.0.0.1:{port}"
+    upgrade = ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               "Sec-WebSocket-Version: 13\r\n")
+    for extra in (f"Host: {good}\r\nHost: {good}\r\n",
+                  f"Host: {good}\r\nOrigin: http://{good}\r\nOrigin: http://{good}\r\n" + upgrade,
+                  f"Host: {good}\r\nHost: rebind.evil.example:{port}\r\n" + upgrade):
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(f"GET / HTTP/1.1\r\n{extra}\r\n".encode())
+            reply = b""
+            while b"\r\n" not in reply:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+        assert reply.startswith(b"HTTP/1.1 400 "), (extra, reply[:200])
+    assert http_status(port)[0] == 200
+    assert http_status(port, origin=f"http://{good}", upgrade=True)[0] == 101
+
 # ---- 4. the page's parameters, its policy and its files ----
 
 def test_the_page_has_a_real_policy_and_no_listings(carousel):
