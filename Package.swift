@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // epoll, signalfd, timerfd, SO_PEERCRED helpers that Glibc's Swift overlay lacks.
         .target(name: "CLinux"),
+        // net.hadess.SensorProxy through sd-bus: its vtable is C macros, so it is built in C.
+        .target(name: "CSensorProxyBus", linkerSettings: [.linkedLibrary("systemd")]),
         // Typed system calls both the daemon and the sensor layer use: Errno, SystemError, Epoll,
         // and the injected monotonic clock.
         .target(name: "CarouselPosix", dependencies: ["CLinux"]),
@@ -44,7 +46,7 @@ let package = Package(
         ]),
         .target(name: "CarouselDaemon", dependencies: [
             "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig",
-            "CarouselPosix", "CarouselService", "CSystemd", "CLinux",
+            "CarouselPosix", "CarouselService", "CSystemd", "CLinux", "CSensorProxyBus",
         ]),
         // Argument parsing and the carouselctl subcommands, as a library so tests call them in-process.
         .target(name: "CarouselCommandLine", dependencies: [

@@ -157,6 +157,8 @@ enum ConfigurationKeys {
             c.server.idleTimeoutSeconds = try V.zeroOrNumber(v, in: 0.1...86400, off: "never", unit: "seconds") },
         .init(section: "server", name: "max_rate_hz") { v, c throws(ConfigurationValueProblem) in
             c.server.maxRateHz = try V.number(v, in: 1...1000, unit: "Hz") },
+        .init(section: "server", name: "sensor_proxy") { v, c throws(ConfigurationValueProblem) in
+            c.server.sensorProxy = try V.bool(v) },
     ]
 
     static let calibration: [ConfigurationKey] = [

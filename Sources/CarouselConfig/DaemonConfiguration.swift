@@ -331,12 +331,15 @@ public struct ServerSettings: Equatable, Sendable {
     /// `max_rate_hz` — highest STATE rate per client in Hz (a client may ask for less).
     /// Default 60, range 1…1000.
     public var maxRateHz: Double
+    /// `sensor_proxy` — own `net.hadess.SensorProxy` on the system bus and serve its
+    /// accelerometer part (docs/SERVICE.md "Replacing iio-sensor-proxy"). Default `false`.
+    public var sensorProxy: Bool
 
     /// Creates server settings; the defaults are the built-in values.
     public init(socketPath: String = "/run/carouseld/carouseld.sock", socketMode: UInt32 = 0o660,
                 socketGroup: String = "", controlGroup: String = "carouseld-control", maxClients: Int = 64,
                 controlReserve: Int = 4, maxClientsPerUID: Int = 16, idleTimeoutSeconds: Double = 30,
-                maxRateHz: Double = 60) {
+                maxRateHz: Double = 60, sensorProxy: Bool = false) {
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.socketGroup = socketGroup
@@ -346,6 +349,7 @@ public struct ServerSettings: Equatable, Sendable {
         self.maxClientsPerUID = maxClientsPerUID
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maxRateHz = maxRateHz
+        self.sensorProxy = sensorProxy
     }
 
     /// The connections kept for peers with control rights: `control_reserve`, at most half of

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc // asin
+#endif
 import MotionFusion
 
 /// The tilt the daemon publishes and feeds to the engine, relative to the neutral attitude.
@@ -9,12 +12,16 @@ public struct TiltReading: Equatable, Sendable {
     public var driveDegrees: Double
     /// Which way up the device is held (`OrientationDetector` on the same estimate).
     public var orientation: DeviceOrientation
+    /// Elevation of the up vector above the screen plane in the device frame, degrees
+    /// (`asin(u_z)`: 90 lying face up, 0 upright); nil from pipelines that do not estimate it.
+    public var elevationDegrees: Double?
     public init(rollDegrees: Double, pitchDegrees: Double, driveDegrees: Double,
-                orientation: DeviceOrientation = .undefined) {
+                orientation: DeviceOrientation = .undefined, elevationDegrees: Double? = nil) {
         self.rollDegrees = rollDegrees
         self.pitchDegrees = pitchDegrees
         self.driveDegrees = driveDegrees
         self.orientation = orientation
+        self.elevationDegrees = elevationDegrees
     }
 }
 
@@ -111,7 +118,8 @@ public final class MotionTiltPipeline: TiltPipeline {
         }
         let input = mapper.map(estimate)
         return TiltReading(rollDegrees: input.rollDegrees, pitchDegrees: input.pitchDegrees,
-                           driveDegrees: input.driveDegrees, orientation: held)
+                           driveDegrees: input.driveDegrees, orientation: held,
+                           elevationDegrees: asin(max(-1, min(1, estimate.up.z))) * 180 / Double.pi)
     }
 
     public func recenter() -> Bool {

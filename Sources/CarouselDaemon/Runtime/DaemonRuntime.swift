@@ -22,6 +22,8 @@ final class DaemonRuntime {
         static let watchdog: UInt64 = 4
         static let sensor: UInt64 = 5
         static let acceptRetry: UInt64 = 6
+        static let sensorProxyBus: UInt64 = 7
+        static let sensorProxyTimer: UInt64 = 8
         static let clientBase: UInt64 = 1 << 32
     }
 
@@ -54,6 +56,9 @@ final class DaemonRuntime {
     /// The out-of-descriptors warning was logged and no `accept` has succeeded since.
     private var acceptStarvationLogged = false
     private static let acceptRetryNanoseconds: Int64 = 100_000_000
+
+    /// `net.hadess.SensorProxy` on the system bus, while `[server] sensor_proxy` is on.
+    private var sensorProxy: SensorProxyService?
 
     private var source: SensorSource
     private var sourceStarted = false
@@ -205,6 +210,7 @@ final class DaemonRuntime {
                 try? epoll.add(watchdogFD, events: Epoll.readable, token: Token.watchdog)
             }
         }
+        configureSensorProxy(now: clinux_monotonic_ns())
         updateSensor(now: clinux_monotonic_ns())
         let socket = ownedSocket?.path ?? "the socket passed by systemd"
         log.notice("carouseld \(carouseldRelease) listening on \(socket); sensor \(source.name): \(source.status.rawValue)")
@@ -269,6 +275,7 @@ final class DaemonRuntime {
         for (_, connection) in clients { connection.fd.close() }
         clients.removeAll()
         if sourceStarted { source.stop() }
+        sensorProxy?.stop()
         listener?.close()
         ownedSocket?.removeIfOurs()
         for fd in [signalFD, frameTimerFD, watchdogFD, acceptRetryFD] where fd >= 0 { close(fd) }
@@ -302,6 +309,8 @@ final class DaemonRuntime {
                 case Token.acceptRetry:
                     _ = clinux_timerfd_read(acceptRetryFD)
                     resumeAccepting()
+                case Token.sensorProxyBus, Token.sensorProxyTimer:
+                    sensorProxy?.handle(token: event.token, now: now)
                 default:
                     if event.token >= Token.clientBase {
                         clientEvent(ClientID(Int(event.token - Token.clientBase)), events: event.events, now: now)
@@ -312,6 +321,7 @@ final class DaemonRuntime {
             flushClients(now: now)
             updateSensor(now: now)
             flushClients(now: now)
+            publishSensorProxy(now: now)
             armFrameTimer(now: now)
         }
         return .ok
@@ -370,6 +380,7 @@ final class DaemonRuntime {
         }
         // A new pipeline for new [filter]/[tilt]/axis settings or another sensor (its estimate
         // and neutral belong to the old ones); otherwise the running one keeps its state.
+        if new.server.sensorProxy != old.server.sensorProxy { configureSensorProxy(now: now) }
         loadCalibration(rebuildPipeline: new.filter != old.filter || new.tilt != old.tilt
                         || new.carousel.axis != old.carousel.axis || new.sensor != old.sensor)
         log.notice("configuration reloaded from \(options.configurationPath ?? "built-in defaults")")
@@ -379,7 +390,7 @@ final class DaemonRuntime {
     // MARK: - Sensor
 
     private func updateSensor(now: Int64) {
-        let wanted = core.needsSamples
+        let wanted = core.needsSamples || sensorProxy?.claimed == true
         var started = false
         if wanted && !sourceStarted {
             do {
@@ -441,6 +452,35 @@ final class DaemonRuntime {
         if !sampleBuffer.isEmpty { core.samplesArrived(sampleBuffer, now: now) }
         syncSensorDescriptor()
         reportSensor(now: now)
+    }
+
+    // MARK: - Sensor proxy
+
+    /// Starts or stops serving `net.hadess.SensorProxy` as `[server] sensor_proxy` says.
+    private func configureSensorProxy(now: Int64) {
+        if configuration.server.sensorProxy, sensorProxy == nil {
+            let service = SensorProxyService(epoll: epoll, busToken: Token.sensorProxyBus,
+                                             timerToken: Token.sensorProxyTimer,
+                                             log: options.logger.limited(by: RepeatedLogLimiter()))
+            do {
+                try service.start(now: now)
+                sensorProxy = service
+            } catch {
+                log.error("sensor proxy: \(error.description)")
+                service.stop()
+            }
+        } else if !configuration.server.sensorProxy, let service = sensorProxy {
+            service.stop()
+            sensorProxy = nil
+        }
+    }
+
+    /// Tells the bus the core's orientation and tilt (a PropertiesChanged when they changed).
+    private func publishSensorProxy(now: Int64) {
+        guard let service = sensorProxy else { return }
+        service.update(SensorProxyReading.next(sensor: core.sensorStatus, detected: core.orientation,
+                                               elevationDegrees: core.tilt?.elevationDegrees,
+                                               previous: service.reading), now: now)
     }
 
     // MARK: - Clients
