@@ -27,6 +27,7 @@ UNITDIR     ?= $(PREFIX)/lib/systemd/system
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 MANDIR      ?= $(PREFIX)/share/man
+DBUSSYSTEMDIR ?= $(PREFIX)/share/dbus-1/system.d
 PAMDIR      ?= $(SYSCONFDIR)/pam.d
 CONFDIR     := $(SYSCONFDIR)/carouseld
 WEBDIR      := $(PREFIX)/share/carouseld/web
@@ -150,6 +151,10 @@ install-data:
 	$(INSTALL) -m 0644 systemd/60-carouseld.rules $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules
 	$(INSTALL) -m 0644 systemd/sysusers.d/carouseld.conf $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
 	$(INSTALL) -m 0644 systemd/sysusers.d/carousel-mqtt.conf $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
+	# [server] sensor_proxy: the bus policy, and the unit drop-in an operator links (docs/SERVICE.md).
+	$(INSTALL) -d $(DESTDIR)$(DBUSSYSTEMDIR) $(DESTDIR)$(PREFIX)/share/carouseld
+	$(INSTALL) -m 0644 systemd/carouseld-sensor-proxy.dbus.conf $(DESTDIR)$(DBUSSYSTEMDIR)/carouseld-sensor-proxy.conf
+	$(INSTALL) -m 0644 systemd/carouseld-sensor-proxy.conf $(DESTDIR)$(PREFIX)/share/carouseld/sensor-proxy.conf
 	# Never overwrite an operator's configuration.
 	if [ -e $(DESTDIR)$(CONFDIR)/carouseld.conf ]; then \
 	  echo "keeping existing $(DESTDIR)$(CONFDIR)/carouseld.conf"; \
@@ -225,5 +230,6 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/carousel-mqtt.service $(DESTDIR)$(SYSUSERSDIR)/carousel-mqtt.conf
 	rm -f $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-carouseld.rules $(DESTDIR)$(SYSUSERSDIR)/carouseld.conf
+	rm -f $(DESTDIR)$(DBUSSYSTEMDIR)/carouseld-sensor-proxy.conf $(DESTDIR)$(PREFIX)/share/carouseld/sensor-proxy.conf
 	# The configuration ($(CONFDIR)) and state (/var/lib/carouseld) are kept.
 	@echo "kept $(DESTDIR)$(CONFDIR) and /var/lib/carouseld; remove them by hand if wanted"
