@@ -6,6 +6,7 @@ import CLinux
 import CarouselTestSupport
 import IIOSensors
 import MotionFusion
+import CarouselConfig
 @testable import CarouselDaemon
 
 /// `[server] sensor_proxy = on` as a real client sees it: a private system bus
@@ -35,22 +36,18 @@ import MotionFusion
         return (status, p.log)
     }
 
-    @Test func monitorSensorFollowsTheReplayedTurn() throws {
-        try Self.requireTool("/usr/bin/dbus-daemon", package: "dbus")
-        try Self.requireTool("/usr/bin/gdbus", package: "libglib2.0-bin")
-        try Self.requireTool("/usr/bin/monitor-sensor", package: "iio-sensor-proxy")
-        try Self.requireTool("/usr/bin/stdbuf", package: "coreutils")
-
-        let directory = TestTemp.path("sensor-proxy-bus")
-        mkdir(directory, 0o700)
-        let busSocket = directory + "/system_bus_socket"
-        let bus = "unix:path=" + busSocket
+    /// A private system bus: `dbus-daemon --config-file` listening on a unix:path address in
+    /// `directory`, with a policy that allows everything.
+    static func startBus(in directory: String) throws -> (process: DaemonProcess, address: String) {
+        try requireTool("/usr/bin/dbus-daemon", package: "dbus")
+        let socket = directory + "/system_bus_socket"
+        let address = "unix:path=" + socket
         try TestTemp.write("""
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>system</type>
-              <listen>\(bus)</listen>
+              <listen>\(address)</listen>
               <auth>EXTERNAL</auth>
               <policy context="default">
                 <allow user="*"/>
@@ -61,15 +58,16 @@ import MotionFusion
             </busconfig>
 
             """, to: directory + "/bus.conf")
-        let busDaemon = try DaemonProcess(executable: "/usr/bin/dbus-daemon",
-                                          arguments: ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"],
-                                          logPath: directory + "/dbus-daemon.log")
-        defer { busDaemon.signal(SIGTERM); _ = try? busDaemon.wait() }
-        try busDaemon.waitForSocket(busSocket)
+        let process = try DaemonProcess(executable: "/usr/bin/dbus-daemon",
+                                        arguments: ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"],
+                                        logPath: TestTemp.path("dbus-daemon.log"))
+        try process.waitForSocket(socket)
+        return (process, address)
+    }
 
-        let recording = directory + "/turn.csv"
-        let turn = TurningRecording(turns: 2)
-        try TestTemp.write(turn.nativeCSV, to: recording)
+    /// The built carouseld with `sensor_proxy = on`, replaying `recording` once, on `bus`;
+    /// returns once it serves the name.
+    static func startDaemon(in directory: String, recording: String, bus: String) throws -> DaemonProcess {
         try TestTemp.write("""
             [sensor]
             source = replay
@@ -85,12 +83,31 @@ import MotionFusion
         let daemon = try DaemonProcess(executable: TestPaths.product("carouseld"),
                                        arguments: ["-c", directory + "/carouseld.conf", "--foreground"],
                                        environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus], logPath: directory + "/carouseld.log")
-        defer { daemon.signal(SIGTERM); _ = try? daemon.wait() }
         _ = try daemon.waitForLog(containing: "serving net.hadess.SensorProxy")
+        return daemon
+    }
+
+    static func introspect(bus: String) throws -> (status: Int32, out: String) {
+        try run(["gdbus", "introspect", "--system", "--dest", "net.hadess.SensorProxy",
+                 "--object-path", "/net/hadess/SensorProxy"], bus: bus, name: "introspect")
+    }
+
+    @Test func monitorSensorFollowsTheReplayedTurn() throws {
+        try Self.requireTool("/usr/bin/gdbus", package: "libglib2.0-bin")
+        try Self.requireTool("/usr/bin/monitor-sensor", package: "iio-sensor-proxy")
+        try Self.requireTool("/usr/bin/stdbuf", package: "coreutils")
+        let directory = TestTemp.path("sensor-proxy-bus")
+        mkdir(directory, 0o700)
+        let (busDaemon, bus) = try Self.startBus(in: directory)
+        defer { busDaemon.signal(SIGTERM); _ = try? busDaemon.wait() }
+        let recording = directory + "/turn.csv"
+        let turn = TurningRecording(turns: 2)
+        try TestTemp.write(turn.nativeCSV, to: recording)
+        let daemon = try Self.startDaemon(in: directory, recording: recording, bus: bus)
+        defer { daemon.signal(SIGTERM); _ = try? daemon.wait() }
 
         // The interface as iio-sensor-proxy's clients look for it; nothing claimed yet.
-        let introspect = try Self.run(["gdbus", "introspect", "--system", "--dest", "net.hadess.SensorProxy",
-                                       "--object-path", "/net/hadess/SensorProxy"], bus: bus, name: "introspect")
+        let introspect = try Self.introspect(bus: bus)
         #expect(introspect.status == 0, "\(introspect.out)")
         for line in ["interface net.hadess.SensorProxy {", "ClaimAccelerometer();", "ReleaseAccelerometer();",
                      "readonly b HasAccelerometer = true;", "readonly s AccelerometerOrientation = 'undefined';",
@@ -129,6 +146,46 @@ import MotionFusion
         print("orientation delay from the end of the turn to PropertiesChanged at a D-Bus client: \(delay) s")
         #expect(delay > 0 && delay < 0.6, "delay \(delay) s")
         #expect(!daemon.hasExited, "log: \(daemon.log)")
+    }
+
+    /// A bus that goes away is logged and the daemon keeps running; once the bus is back (the
+    /// same address) it owns the name again, within the 2 s retry interval.
+    @Test func reconnectsWhenTheBusRestarts() throws {
+        try Self.requireTool("/usr/bin/gdbus", package: "libglib2.0-bin")
+        try Self.requireTool("/usr/bin/stdbuf", package: "coreutils")
+        let directory = TestTemp.path("sensor-proxy-restart")
+        mkdir(directory, 0o700)
+        var (busDaemon, bus) = try Self.startBus(in: directory)
+        let recording = directory + "/turn.csv"
+        try TestTemp.write(TurningRecording(turns: 1).nativeCSV, to: recording)
+        let daemon = try Self.startDaemon(in: directory, recording: recording, bus: bus)
+        defer { daemon.signal(SIGTERM); _ = try? daemon.wait() }
+
+        busDaemon.signal(SIGTERM)
+        _ = try busDaemon.wait()
+        _ = try daemon.waitForLog(containing: "system bus connection lost")
+        // The daemon still serves its socket while the bus is away.
+        try daemon.waitForSocket(directory + "/carouseld.sock")
+        unlink(directory + "/system_bus_socket")
+        (busDaemon, bus) = try Self.startBus(in: directory)
+        defer { busDaemon.signal(SIGTERM); _ = try? busDaemon.wait() }
+        let deadline = clinux_monotonic_ns() + 5_000_000_000
+        while daemon.log.split(separator: "\n").filter({ $0.contains("serving net.hadess.SensorProxy") }).count < 2,
+              clinux_monotonic_ns() < deadline {
+            _ = poll(nil, 0, 20)
+        }
+        let introspect = try Self.introspect(bus: bus)
+        #expect(introspect.status == 0 && introspect.out.contains("readonly s AccelerometerOrientation = 'undefined';"),
+                "\(introspect.out)\nlog: \(daemon.log)")
+        #expect(!daemon.hasExited, "log: \(daemon.log)")
+    }
+
+    @Test func theConfigurationKeyIsOffByDefault() throws {
+        #expect(try DaemonConfiguration.parse(text: "[server]\n", path: "t.conf").server.sensorProxy == false)
+        #expect(try DaemonConfiguration.parse(text: "[server]\nsensor_proxy = on\n", path: "t.conf").server.sensorProxy)
+        #expect(throws: ConfigurationError.self) {
+            try DaemonConfiguration.parse(text: "[server]\nsensor_proxy = maybe\n", path: "t.conf")
+        }
     }
 
     /// The property values from the core's state, hand-derived.
