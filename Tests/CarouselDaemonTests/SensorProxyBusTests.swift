@@ -191,19 +191,26 @@ import CarouselConfig
     /// The property values from the core's state, hand-derived.
     @Test func propertiesFromTheDetectedOrientation() {
         let start = SensorProxyReading.initial
-        let upright = SensorProxyReading.next(sensor: .replay, detected: .rightUp, elevationDegrees: 10, previous: start)
+        let upright = SensorProxyReading.next(sensor: .replay, sensorRunning: true, detected: .rightUp, elevationDegrees: 10, previous: start)
         #expect(upright == SensorProxyReading(hasAccelerometer: true, orientation: "right-up", tilt: "vertical"))
-        let leaning = SensorProxyReading.next(sensor: .ok, detected: .rightUp, elevationDegrees: 45, previous: upright)
+        let leaning = SensorProxyReading.next(sensor: .ok, sensorRunning: true, detected: .rightUp, elevationDegrees: 45, previous: upright)
         #expect(leaning.tilt == "tilted-up")
-        let down = SensorProxyReading.next(sensor: .ok, detected: .normal, elevationDegrees: -30, previous: leaning)
+        let down = SensorProxyReading.next(sensor: .ok, sensorRunning: true, detected: .normal, elevationDegrees: -30, previous: leaning)
         #expect(down.tilt == "tilted-down" && down.orientation == "normal")
         // Lying flat: the last edge orientation stays (iio-sensor-proxy has no flat value).
-        let flat = SensorProxyReading.next(sensor: .ok, detected: .faceUp, elevationDegrees: 80, previous: leaning)
+        let flat = SensorProxyReading.next(sensor: .ok, sensorRunning: true, detected: .faceUp, elevationDegrees: 80, previous: leaning)
         #expect(flat == SensorProxyReading(hasAccelerometer: true, orientation: "right-up", tilt: "face-up"))
-        let under = SensorProxyReading.next(sensor: .ok, detected: .faceDown, elevationDegrees: -80, previous: flat)
+        let under = SensorProxyReading.next(sensor: .ok, sensorRunning: true, detected: .faceDown, elevationDegrees: -80, previous: flat)
         #expect(under.orientation == "right-up" && under.tilt == "face-down")
         // No estimate (sensor stopped): undefined, the tilt kept; a broken sensor is no accelerometer.
-        let gone = SensorProxyReading.next(sensor: .error, detected: .undefined, elevationDegrees: nil, previous: flat)
+        let gone = SensorProxyReading.next(sensor: .error, sensorRunning: true, detected: .undefined,
+                                           elevationDegrees: nil, previous: flat)
         #expect(gone == SensorProxyReading(hasAccelerometer: false, orientation: "undefined", tilt: "face-up"))
+        // An IIO sensor nobody reads says absent ("not started") without looking: present until
+        // a claim starts it and it is found missing.
+        #expect(SensorProxyReading.next(sensor: .absent, sensorRunning: false, detected: .undefined,
+                                        elevationDegrees: nil, previous: start).hasAccelerometer)
+        #expect(!SensorProxyReading.next(sensor: .absent, sensorRunning: true, detected: .undefined,
+                                         elevationDegrees: nil, previous: start).hasAccelerometer)
     }
 }

@@ -478,7 +478,8 @@ final class DaemonRuntime {
     /// Tells the bus the core's orientation and tilt (a PropertiesChanged when they changed).
     private func publishSensorProxy(now: Int64) {
         guard let service = sensorProxy else { return }
-        service.update(SensorProxyReading.next(sensor: core.sensorStatus, detected: core.orientation,
+        service.update(SensorProxyReading.next(sensor: core.sensorStatus, sensorRunning: core.sensorRunning,
+                                               detected: core.orientation,
                                                elevationDegrees: core.tilt?.elevationDegrees,
                                                previous: service.reading), now: now)
     }

@@ -23,7 +23,11 @@ public struct SensorProxyReading: Equatable, Sendable {
 
     /// The properties after the core's state changed.
     /// - Parameters:
-    ///   - sensor: the sensor's status: `HasAccelerometer` is true unless it is `absent` or `error`.
+    ///   - sensor: the sensor's status, and whether the daemon reads it. `HasAccelerometer` is
+    ///     false in `error`, and in `absent` while the sensor is read; a sensor that is not read
+    ///     (nobody claims or watches) reports `absent` ("not started") without having looked, so
+    ///     it counts as present then: clients such as GNOME claim only an accelerometer that is
+    ///     there, and the claim is what starts reading it.
     ///   - detected: carouseld's orientation (`DaemonCore.orientation`).
     ///   - elevationDegrees: the up vector's elevation above the screen plane (`TiltReading`),
     ///     nil without an estimate.
@@ -33,9 +37,9 @@ public struct SensorProxyReading: Equatable, Sendable {
     ///   `undefined` (no estimate) is published as such. The tilt is `face-up`/`face-down` with
     ///   the detector's face orientation (its threshold and hysteresis), else from the elevation:
     ///   above `tiltedDegrees` `tilted-up`, below −`tiltedDegrees` `tilted-down`, else `vertical`.
-    public static func next(sensor: SensorStatus, detected: DeviceOrientation, elevationDegrees: Double?,
-                            previous: SensorProxyReading) -> SensorProxyReading {
-        let has = sensor != .absent && sensor != .error
+    public static func next(sensor: SensorStatus, sensorRunning: Bool, detected: DeviceOrientation,
+                            elevationDegrees: Double?, previous: SensorProxyReading) -> SensorProxyReading {
+        let has = sensor != .error && !(sensorRunning && sensor == .absent)
         let orientation: String
         switch detected {
         case .faceUp, .faceDown: orientation = previous.orientation
