@@ -92,6 +92,7 @@ import Glibc
     max_clients_per_uid = 3
     idle_timeout_s = 12.5
     max_rate_hz = 30
+    sensor_proxy = yes
 
     [calibration]
     file = /etc/carouseld/cal.conf
@@ -114,7 +115,7 @@ import Glibc
                                        cyclic: true, style: .coverFlow, paging: .single, decelerationRate: 0.99),
             server: ServerSettings(socketPath: "/tmp/x.sock", socketMode: 0o600, socketGroup: "video",
                                    controlGroup: "wheel", maxClients: 8, controlReserve: 2, maxClientsPerUID: 3,
-                                   idleTimeoutSeconds: 12.5, maxRateHz: 30),
+                                   idleTimeoutSeconds: 12.5, maxRateHz: 30, sensorProxy: true),
             calibration: CalibrationSettings(file: "/etc/carouseld/cal.conf"))
         var features = expected
         features.carousel.freeStickyVelocity = 120
@@ -135,7 +136,7 @@ import Glibc
         for (section, key) in DaemonConfiguration.knownKeys {
             #expect(Self.everyKeyText.contains("\n\(key) = "), "[\(section)] \(key) not covered")
         }
-        #expect(DaemonConfiguration.knownKeys.count == 72)
+        #expect(DaemonConfiguration.knownKeys.count == 73)
     }
 
     @Test func emptyTextGivesDefaults() throws {
