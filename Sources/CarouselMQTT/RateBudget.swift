@@ -5,7 +5,9 @@
 /// admits is one publication on `error` and one log line; a flood of bad commands costs at most
 /// `burst + ratePerSecond · t` of each in `t` seconds, plus one line a second counting the rest.
 public struct RateBudget: Sendable, Equatable {
+    /// Events admitted per second once the burst is spent.
     public let ratePerSecond: Double
+    /// Events admitted at once from a full budget.
     public let burst: Int
     private var tokens: Double
     private var updatedAt: Int64?

@@ -53,6 +53,8 @@ public final class DaemonCore {
 
     public var limits: Limits
     public internal(set) var engine: CarouselEngine
+    /// The sensor-to-engine path in use (the runtime always sets one; nil in a core built without
+    /// one, as some tests do).
     public var tiltPipeline: TiltPipeline? {
         // A new pipeline (reload, calibration) keeps the display client's rotation.
         didSet { if let r = clientDisplayRotation { tiltPipeline?.setDisplayRotation(r) } }

@@ -87,6 +87,8 @@ public final class MotionTiltPipeline: TiltPipeline {
     /// The rotation the mapper uses now.
     public var displayRotation: DisplayRotation { mapper.displayRotation }
 
+    /// The display client's rotation (`set_display_rotation`); taken only with
+    /// `display_rotation = auto`, where it wins over the detected orientation from then on (the core gives it to every new pipeline).
     public func setDisplayRotation(_ rotation: DisplayRotation) {
         guard followsDisplay else { return }
         clientRotation = rotation

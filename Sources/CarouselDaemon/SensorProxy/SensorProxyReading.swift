@@ -15,6 +15,7 @@ public struct SensorProxyReading: Equatable, Sendable {
     /// tilted (`tilted-up` facing the sky, `tilted-down` facing the floor), degrees.
     public static let tiltedDegrees = 20.0
 
+    /// A reading with the property values as given (the names above).
     public init(hasAccelerometer: Bool, orientation: String, tilt: String) {
         self.hasAccelerometer = hasAccelerometer
         self.orientation = orientation

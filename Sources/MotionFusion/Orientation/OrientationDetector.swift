@@ -38,8 +38,11 @@ public struct OrientationDetector: Sendable {
         /// How long a new candidate must hold before the orientation changes, seconds, 0 … 10.
         public var dwellSeconds: Double
 
+        /// Accepted `faceDegrees`, degrees (`[tilt] orientation_face_deg`).
         public static let faceDegreesRange: ClosedRange<Double> = 30...85
+        /// Accepted `hysteresisDegrees`, degrees (`[tilt] orientation_hysteresis_deg`).
         public static let hysteresisDegreesRange: ClosedRange<Double> = 0...30
+        /// Accepted `dwellSeconds`, seconds (`[tilt] orientation_dwell_s`).
         public static let dwellSecondsRange: ClosedRange<Double> = 0...10
 
         /// Defaults: face 65°, hysteresis 10°, dwell 0.5 s (docs/ORIENTATION.md says why).
@@ -50,6 +53,7 @@ public struct OrientationDetector: Sendable {
         }
     }
 
+    /// The thresholds and dwell this detector decides with.
     public let configuration: Configuration
     /// The orientation decided so far (`undefined` before the first estimate).
     public private(set) var orientation: DeviceOrientation = .undefined
@@ -57,6 +61,7 @@ public struct OrientationDetector: Sendable {
     private var pending: DeviceOrientation?
     private var pendingSince = 0.0
 
+    /// A detector with no orientation yet (`undefined` until its first estimate).
     public init(_ configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
