@@ -20,10 +20,23 @@ import Darwin
 /// direction, `u_S = L / |L|`; in the sensor frame it is `u = R(q)ᵀ u_S`.
 ///
 /// The filter holds the strapdown-frame vectors it needs (the low-pass's two states and `u_S`)
-/// as seen from the sensor, `R(q)ᵀ v`, and turns them by each gyro step, `v ← exp(−[ω dt]×) v`
+/// as seen from the sensor, `R(q)ᵀ v`, and turns them by each gyro step, `v ← exp(−[φ]×) v`
 /// (`R(q ⊗ Δq)ᵀ = R(Δq)ᵀ R(q)ᵀ`), so `q` itself is never formed. A rotation is linear and keeps
 /// lengths, so the low-pass, the innovation's length and the normalisation read the same in
 /// either frame.
+///
+/// *The step's rotation vector* is the gyro increment with the two-sample coning correction,
+/// `φ_k = Δθ_k + (1/12) Δθ_{k−1} × Δθ_k`, `Δθ_k = (ω_k − b) dt_k` (J. E. Bortz, "A new
+/// mathematical formulation for strapdown inertial navigation", IEEE Trans. AES-7(1), 1971;
+/// the two-sample form as in P. G. Savage, "Strapdown inertial navigation integration algorithm
+/// design part 1: attitude algorithms", J. Guidance, Control, and Dynamics 21(1), 1998). A gyro
+/// sample is the rate over the step that ends at it; when the axis of rotation moves within the
+/// step, the rotation is not the integral of the rate (rotations do not commute), and for a rate
+/// that varies linearly over two steps the difference is exactly that cross product, so `φ` is
+/// right to third order where `Δθ` alone is right to second. Without it a classic coning motion
+/// (2 Hz, 10° half-angle, 100 Hz) drifts 1.71° in 60 s, with it 0.006° (`ConingCorrectionTests`);
+/// on BROAD trial 21 (fast combined, up to 811 °/s) the error falls from 1.478° to 1.475°, the
+/// other trials move by less than 0.001°. About a fixed axis (a turn, a spin) the term is zero.
 ///
 /// The low-pass is a second-order Butterworth (damping `ζ = 1/√2`, as VQF's, sec. 3.2), written
 /// as the trapezoidal state-variable filter of A. Simper, "Linear trapezoidal integrated state
@@ -146,6 +159,9 @@ public struct InertialFrameFilter: Sendable {
     // The start: seconds since it and the number of samples of the running mean in `low`.
     private var startSeconds = 0.0, startSamples = 0.0, starting = false
     private var lever: LeverArmCompensator
+    // The previous step's bias-corrected gyro increment `Δθ_{k−1}`, rad (zero after a start or a
+    // sample without gyro: no coning term for the first step).
+    private var previousIncrement = Vector3.zero
 
     public init(gain: Double = 0.5, referenceRate: Double = 2.25, rateFloor: Double = 0.05, rateTimeConstant: Double = 5,
                 disturbanceSeconds: Double = 0.05, minTimeConstant: Double = 1, maxTimeConstant: Double = 10,
@@ -201,6 +217,7 @@ public struct InertialFrameFilter: Sendable {
         up = accel * (1 / accel.length)
         disturbance2 = 0
         rate2 = 0
+        previousIncrement = .zero
         lever.reset()
         startSeconds = 0
         startSamples = 1
@@ -257,8 +274,11 @@ public struct InertialFrameFilter: Sendable {
                 gyroBias = RestDetector.clamped(gyroBias + (w - gyroBias) * biasAlpha, max(0, rest.maxGyroBias))
                 omega = w - gyroBias
             }
-            // Vectors fixed in the strapdown frame, seen from the sensor after it turned by ω dt.
-            let step = RotationMatrix(rotationVector: omega * -dt)
+            // Vectors fixed in the strapdown frame, seen from the sensor after it turned by this
+            // step's rotation vector (the increment plus the two-sample coning term).
+            let increment = omega * dt
+            let step = RotationMatrix(rotationVector: -(increment + previousIncrement.cross(increment) * (1.0 / 12)))
+            previousIncrement = increment
             z1 = step.apply(z1)
             z2 = step.apply(z2)
             u = step.apply(u)
@@ -276,6 +296,7 @@ public struct InertialFrameFilter: Sendable {
             // accelerometer, where a longer `τ` is lag under rotation: `1/gain` as for the other
             // filters (plus the disturbance term).
             lever.forgetRate()
+            previousIncrement = .zero
             if tau.isFinite {
                 tau = min(maxTimeConstant, max(minTimeConstant, baseTimeConstant / referenceRate.squareRoot()
                     + disturbanceSeconds * disturbance2.squareRoot()))
