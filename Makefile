@@ -15,7 +15,7 @@
 # binaries already built in BUILDDIR without building, NO_MAN=1 to install without man pages,
 # STATIC_STDLIB=yes to fail rather than fall back to a dynamically linked Swift runtime,
 # SWIFT (the toolchain's swift, default from PATH), SWIFT_BUILD_FLAGS (extra swift build flags,
-# e.g. -j N or --swift-sdk NAME), UNITDIR, UDEVRULESDIR, SYSUSERSDIR, MANDIR, DOCDIR (the
+# e.g. -j N or --swift-sdk NAME), UNITDIR, UDEVRULESDIR, SYSUSERSDIR, MANDIR, LIBEXECDIR, DOCDIR (the
 # reference pages, default PREFIX/share/doc/carouseld; the man pages name it, so give the same
 # PREFIX or DOCDIR to `make man` and `make install`).
 
@@ -23,6 +23,8 @@ PREFIX      ?= /usr/local
 SYSCONFDIR  ?= /etc
 DESTDIR     ?=
 BINDIR      := $(PREFIX)/bin
+# Programs only units run (carouseld-kiosk-touch).
+LIBEXECDIR  ?= $(PREFIX)/libexec
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
@@ -80,7 +82,7 @@ endif
 # rewrites those names in each generated page to where install-doc puts them (\% keeps groff
 # from hyphenating the path).
 MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
-  $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1
+  $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1 $(MANBUILDDIR)/carouseld-kiosk-touch.8
 MANREFS = sed -i -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
@@ -113,6 +115,8 @@ $(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web docs/carouseld-web.h2m Sou
 
 $(MANBUILDDIR)/carouseld-kiosk.1: scripts/carouseld-kiosk Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
 	help2man -N -s 1 -n "carouseld's page full screen at boot (cage with Chromium or Cog)" -o $@.tmp scripts/carouseld-kiosk && $(MANREFS) $@.tmp && mv $@.tmp $@
+$(MANBUILDDIR)/carouseld-kiosk-touch.8: scripts/carouseld-kiosk-touch Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
+	help2man -N -s 8 -n "turn the touchscreens with carouseld-kiosk's picture (libinput calibration through udev)" -o $@.tmp scripts/carouseld-kiosk-touch && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 clean:
 	rm -rf $(MANBUILDDIR)
@@ -191,14 +195,18 @@ install-web:
 	fi
 
 # The kiosk (docs/KIOSK.md): the script that starts cage and the browser (with the release
-# written in), its unit, its user, its PAM file and its environment file (both kept when present).
+# written in), its unit, its user, its PAM file and its environment file (both kept when
+# present), and the root helper that turns the touchscreens with the picture, with its path
+# and service units.
 install-kiosk:
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(PAMDIR)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(PAMDIR)
 	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-kiosk > $(DESTDIR)$(BINDIR)/carouseld-kiosk
-	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-kiosk
-	sed -e 's|/usr/local/bin/carouseld-kiosk|$(BINDIR)/carouseld-kiosk|g' -e 's|/etc/carouseld/|$(CONFDIR)/|g' \
-	  systemd/carouseld-kiosk.service > $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service
+	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-kiosk-touch > $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch
+	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-kiosk $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch
+	for u in carouseld-kiosk.service carouseld-kiosk-touch.service carouseld-kiosk-touch.path; do \
+	  sed -e 's|/usr/local/bin/carouseld-kiosk|$(BINDIR)/carouseld-kiosk|g' -e 's|/usr/local/libexec/|$(LIBEXECDIR)/|g' \
+	    -e 's|/etc/carouseld/|$(CONFDIR)/|g' systemd/$$u > $(DESTDIR)$(UNITDIR)/$$u && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
 	$(INSTALL) -m 0644 systemd/sysusers.d/carouseld-kiosk.conf $(DESTDIR)$(SYSUSERSDIR)/carouseld-kiosk.conf
 	for f in $(CONFDIR)/carouseld-kiosk.env:configs/carouseld-kiosk.env $(PAMDIR)/carouseld-kiosk:systemd/carouseld-kiosk.pam; do \
 	  if [ -e $(DESTDIR)$${f%%:*} ]; then echo "keeping existing $(DESTDIR)$${f%%:*}"; \
@@ -216,6 +224,7 @@ install-man: man
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouselctl.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-web.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-kiosk.1 $(DESTDIR)$(MANDIR)/man1/carouseld-kiosk.1
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-kiosk-touch.8 $(DESTDIR)$(MANDIR)/man8/carouseld-kiosk-touch.8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.8 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carousel-mqtt.1 $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
@@ -223,6 +232,8 @@ install-man: man
 uninstall:
 	for p in $(PRODUCTS) carouseld-web carouseld-kiosk; do rm -f $(DESTDIR)$(BINDIR)/$$p; done
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-kiosk.conf $(DESTDIR)$(MANDIR)/man1/carouseld-kiosk.1
+	rm -f $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch $(DESTDIR)$(UNITDIR)/carouseld-kiosk-touch.service $(DESTDIR)$(UNITDIR)/carouseld-kiosk-touch.path \
+	  $(DESTDIR)$(MANDIR)/man8/carouseld-kiosk-touch.8
 	rm -f $(DESTDIR)$(MANDIR)/man1/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	rm -rf $(DESTDIR)$(WEBDIR) $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf
