@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 
@@ -82,6 +83,34 @@ def png_pixels(path):
     return width, height, rows
 
 
+def session_processes(sid):
+    """The processes of session `sid` (/proc/PID/stat's sixth field), as 'pid command' strings."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()   # after "pid (comm) "
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            found.append(f"{pid} {stat[stat.index('(') + 1:stat.rindex(')')]}")
+    return found
+
+
+def assert_nothing_left(sid, what, timeout=10):
+    """Waits up to `timeout` s (Chromium's processes end after cage) until no process of the
+    kiosk's session is left."""
+    left = []
+
+    def gone():
+        left[:] = session_processes(sid)
+        return not left
+    try:
+        wait_for(gone, timeout, what, interval=0.1)
+    except AssertionError:
+        raise AssertionError(f"{what}: still running in the kiosk's session: {left}") from None
+
+
 def near(pixel, rgb, tolerance=40):
     return all(abs(p - q) <= tolerance for p, q in zip(pixel, rgb))
 
@@ -106,13 +135,39 @@ class Kiosk:
                # The test's only additions to the kiosk's own flags: a DevTools port on loopback to
                # read the DOM and tap, and no GPU process (there is no GPU).
                "CAROUSELD_KIOSK_FLAGS": f"--remote-debugging-address=127.0.0.1 --remote-debugging-port={self.devtools} --disable-gpu"}
+        # Touch: the script asks for the touchscreens' turn in its runtime folder and waits for
+        # the answer; a thread here answers as carouseld-kiosk-touch.path would (no systemd and
+        # no touchscreen here: tests/kernel's kiosk_touch_* run the real helper on udev).
+        env["CAROUSELD_KIOSK_TOUCH"] = os.path.join(self.runtime, "touch-rotation")
+        env["CAROUSELD_KIOSK_TOUCH_APPLIED"] = os.path.join(self.dir, "touch-applied")
         env.update(extra_env or {})
+        self.touch_requests, self.answering = [], True
+        self.answerer = threading.Thread(target=self._answer_touch, args=(env["CAROUSELD_KIOSK_TOUCH"], env["CAROUSELD_KIOSK_TOUCH_APPLIED"]), daemon=True)
+        self.answerer.start()
         self.log = open(self.log_path, "ab")
+        # Its own session (and process group), so that stop() ends all of it.
         self.process = subprocess.Popen(as_kiosk_user([script, "--rotate", str(rotate)]), env=env,
                                         stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         self.size = OUTPUT if rotate in (0, 180) else OUTPUT[::-1]
         self.driver = None
         self.attach()
+
+    def _answer_touch(self, request, applied):
+        """Each new request (a rename over the file: a new inode) is recorded and answered."""
+        seen = None
+        while self.answering:
+            try:
+                st = os.stat(request)
+                if (st.st_ino, st.st_mtime_ns) != seen:
+                    seen = (st.st_ino, st.st_mtime_ns)
+                    turn = open(request).read().strip()
+                    self.touch_requests.append(turn)
+                    with open(applied + ".tmp", "w") as f:
+                        f.write(turn + "\n")
+                    os.rename(applied + ".tmp", applied)
+            except FileNotFoundError:
+                pass
+            time.sleep(0.05)
 
     def attach(self):
         """Attaches to the browser cage runs (again, after the kiosk restarted it)."""
@@ -156,18 +211,29 @@ class Kiosk:
             self.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
     def stop(self):
+        """Ends the kiosk's whole process group, even when the script itself has already exited
+        (whatever it left would be there still), then checks that nothing of its session is left."""
         try:
-            self.driver.quit()  # detaches chromedriver; the browser is cage's
+            if self.driver:
+                self.driver.quit()  # detaches chromedriver; the browser is cage's
         except Exception:
             pass
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, 15)
+        for sig in (15, 9):
+            try:
+                os.killpg(self.process.pid, sig)
+            except ProcessLookupError:
+                break
             try:
                 self.process.wait(10)
+                if not session_processes(self.process.pid):
+                    break
+                time.sleep(2)
             except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, 9)
-                self.process.wait()
+                pass
+        self.process.wait()
+        self.answering = False
         self.log.close()
+        assert_nothing_left(self.process.pid, "after the kiosk's process group was stopped", timeout=5)
 
 
 @pytest.fixture(scope="session")
@@ -262,11 +328,18 @@ def test_landscape_kiosk_with_the_status_line_and_numbered_cards(kiosk, workdir)
 def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_groups():
     with tempfile.TemporaryDirectory() as d:
         text = open(os.path.join(ROOT, "systemd", "carouseld-kiosk.service")).read()
-        unit = os.path.join(d, "carouseld-kiosk.service")
-        with open(unit, "w") as f:
-            f.write(text.replace("ExecStart=/usr/local/bin/carouseld-kiosk", f"ExecStart={os.path.join(ROOT, 'scripts', 'carouseld-kiosk')}"))
+        touch_service = open(os.path.join(ROOT, "systemd", "carouseld-kiosk-touch.service")).read()
+        touch_path = open(os.path.join(ROOT, "systemd", "carouseld-kiosk-touch.path")).read()
+        scripts = os.path.join(ROOT, "scripts")
+        units = []
+        for name, body in (("carouseld-kiosk.service", text.replace("ExecStart=/usr/local/bin/", f"ExecStart={scripts}/")),
+                           ("carouseld-kiosk-touch.service", touch_service.replace("ExecStart=/usr/local/libexec/", f"ExecStart={scripts}/")),
+                           ("carouseld-kiosk-touch.path", touch_path)):
+            units.append(os.path.join(d, name))
+            with open(units[-1], "w") as f:
+                f.write(body)
         # --man=no: Documentation=man:carouseld-kiosk(1) is generated (make man), not installed here.
-        out = subprocess.run(["systemd-analyze", "verify", "--man=no", unit], capture_output=True, text=True, timeout=60)
+        out = subprocess.run(["systemd-analyze", "verify", "--man=no", *units], capture_output=True, text=True, timeout=60, cwd=d)
         assert out.returncode == 0 and out.stderr == "", out.stderr
         root = os.path.join(d, "root")
         os.makedirs(os.path.join(root, "etc"))
@@ -278,14 +351,27 @@ def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_g
         member = {l.split(":")[0] for l in open(os.path.join(root, "etc", "group")) if "carouseld-kiosk" in l.strip().split(":")[3].split(",")}
         assert member == {"video", "render"}, member
     for line in ("User=carouseld-kiosk", "PAMName=carouseld-kiosk", "TTYPath=/dev/tty7", "StandardInput=tty-fail",
-                 "Conflicts=getty@tty7.service", "Restart=always", "StateDirectory=carouseld-kiosk"):
+                 "Conflicts=getty@tty7.service", "Restart=always", "StateDirectory=carouseld-kiosk",
+                 "Wants=carouseld-kiosk-touch.path", "RuntimeDirectory=carouseld-kiosk", "RuntimeDirectoryPreserve=yes"):
         assert line in text.splitlines(), line
+    # The kiosk writes the request where the path unit watches; root's helper runs once per
+    # request (no [Install]: the kiosk's Wants= starts the path unit) and reads the turn from
+    # the same default file.
+    assert "PathChanged=/run/carouseld-kiosk/touch-rotation" in touch_path.splitlines() and "[Install]" not in touch_path
+    for line in ("Type=oneshot", "ExecStart=/usr/local/libexec/carouseld-kiosk-touch", "ReadWritePaths=/run/udev",
+                 "RuntimeDirectory=carouseld-kiosk-touch", "EnvironmentFile=-/etc/carouseld/carouseld-kiosk.env"):
+        assert line in touch_service.splitlines(), line
+    helper = open(os.path.join(scripts, "carouseld-kiosk-touch")).read()
+    assert "request=/run/carouseld-kiosk/touch-rotation\n" in helper and "applied=/run/carouseld-kiosk-touch/applied\n" in helper
+    assert "${RUNTIME_DIRECTORY%%:*}/touch-rotation" in open(os.path.join(scripts, "carouseld-kiosk")).read()
     # Every setting the environment file shows is an option the script reads.
     env = open(os.path.join(ROOT, "configs", "carouseld-kiosk.env")).read()
-    names = set(re.findall(r"(?m)^#(CAROUSELD_KIOSK_[A-Z]+)=", env))
+    names = set(re.findall(r"(?m)^#(CAROUSELD_KIOSK_[A-Z_]+)=", env))
     script = open(os.path.join(ROOT, "scripts", "carouseld-kiosk")).read()
     assert names == {"CAROUSELD_KIOSK_URL", "CAROUSELD_KIOSK_BROWSER", "CAROUSELD_KIOSK_ROTATE", "CAROUSELD_KIOSK_FLAGS",
-                     "CAROUSELD_KIOSK_WAIT", "CAROUSELD_KIOSK_SOCKET"} and all(f"${{{n}:-" in script for n in names)
+                     "CAROUSELD_KIOSK_WAIT", "CAROUSELD_KIOSK_SOCKET", "CAROUSELD_KIOSK_TOUCH_MATRIX"}
+    helper = open(os.path.join(ROOT, "scripts", "carouseld-kiosk-touch")).read()
+    assert all(f"${{{n}:-" in (helper if n == "CAROUSELD_KIOSK_TOUCH_MATRIX" else script) for n in names)
 
 
 def turn_recording(path, hold_s=10.0, turn_s=0.5, after_s=20.0, elevation_deg=45.0, rate_hz=100):
@@ -347,3 +433,86 @@ def test_rotate_auto_turns_the_output_when_the_device_turns(kiosk, workdir):
     assert near(rows[cy][cx], (0xd6, 0x28, 0x28)), f"centre of card 1 at {cx},{cy} is {rows[cy][cx]}"
     assert card[3] > card[2]
     assert "starting cage turned 90°" in open(k.log_path).read()
+    # The touchscreens were asked to turn before each start of cage, with that start's turn,
+    # last 180°, then 90° (the test answers for carouseld-kiosk-touch.path, which needs
+    # systemd; an orientation still undefined when the kiosk starts makes a first start at 0°).
+    starts = re.findall(r"starting cage turned (\d+)°", open(k.log_path).read())
+    assert k.touch_requests == starts and starts[-2:] == ["180", "90"], (k.touch_requests, starts)
+    assert "touch may not match" not in open(k.log_path).read()
+    # SIGTERM to the script alone (as systemd's stop sends it to the main process first): it
+    # stops cage and its orientation watcher (and that its carouselctl) and exits with 143.
+    os.kill(k.process.pid, 15)
+    assert k.process.wait(15) == 143, open(k.log_path).read()[-2000:]
+    assert_nothing_left(k.process.pid, "after SIGTERM to carouseld-kiosk --rotate auto")
+
+
+def test_rotate_auto_exits_with_cage_and_leaves_nothing_behind(workdir, installed):
+    """cage fails at once (no wlroots backend by that name): `--rotate auto` exits with cage's
+    status 1, and its orientation watcher (the loop around `carouselctl watch`, connected to
+    the real daemon) goes with it instead of looping on."""
+    _, _, script = installed
+    daemon = Daemon(workdir, "kiosk-fail", {"server": {"socket_mode": "0666"}})
+    bin_dir = os.environ.get("CAROUSELD_BIN_DIR") or os.path.join(ROOT, ".build", "debug")
+    d = tempfile.mkdtemp(prefix="kiosk-fail-", dir=workdir)
+    os.chmod(d, 0o755)
+    runtime = os.path.join(d, "runtime")
+    os.mkdir(runtime, 0o700)
+    if os.getuid() == 0:
+        os.chown(runtime, NOBODY, NOBODY)
+    env = {"PATH": f"{bin_dir}:{os.environ.get('PATH', '')}", "HOME": d, "XDG_RUNTIME_DIR": runtime,
+           "WLR_BACKENDS": "no-such-backend", "CAROUSELD_KIOSK_SOCKET": daemon.socket, "CAROUSELD_KIOSK_TOUCH": "off",
+           "CAROUSELD_KIOSK_URL": "http://127.0.0.1:9/", "CAROUSELD_KIOSK_WAIT": "0"}
+    try:
+        process = subprocess.Popen(as_kiosk_user([script, "--rotate", "auto"]), env=env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        try:
+            out, _ = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            raise AssertionError("carouseld-kiosk --rotate auto, or something it started, still holds its output 30 s "
+                                 f"after cage failed: {process.communicate()[0][-1500:]}")
+        assert process.returncode == 1, out[-1500:]
+        assert "starting cage turned 0°" in out, out[-1500:]
+        assert_nothing_left(process.pid, "after cage failed under carouseld-kiosk --rotate auto", timeout=3)
+    finally:
+        try:
+            os.killpg(process.pid, 9)
+        except (ProcessLookupError, UnboundLocalError):
+            pass
+        daemon.stop()
+
+
+def test_the_touch_helper_composes_the_panels_calibration_with_the_turn(tmp_path):
+    """carouseld-kiosk-touch --print (no root, no udev): libinput's matrices per turn (docs/KIOSK.md
+    derives them), the panel's own calibration B composed as R · B, and what it refuses."""
+    helper = os.path.join(ROOT, "scripts", "carouseld-kiosk-touch")
+
+    def helper_run(*args, env=None):
+        return subprocess.run([helper, *args], capture_output=True, text=True, timeout=30,
+                              env={"PATH": os.environ.get("PATH", ""), **(env or {})})
+    for turn, matrix in ((0, "1 0 0 0 1 0"), (90, "0 -1 1 1 0 0"), (180, "-1 0 1 0 -1 1"), (270, "0 1 0 -1 0 1")):
+        out = helper_run("--turn", str(turn), "--print")
+        assert (out.returncode, out.stdout) == (0, matrix + "\n"), (turn, out.stdout, out.stderr)
+    # A controller that mirrors x (B: x -> 1 - x), turned 90 (R: (x, y) -> (1 - y, x)):
+    # R(B(x, y)) = (1 - y, 1 - x). A half-size controller (B: x -> 2x, y -> 2y), turned 180:
+    # (1 - 2x, 1 - 2y). The panel's matrix from the environment file's variable.
+    assert helper_run("--turn", "90", "--matrix", "-1 0 1 0 1 0", "--print").stdout == "0 -1 1 -1 0 1\n"
+    assert helper_run("--turn", "180", "--print", env={"CAROUSELD_KIOSK_TOUCH_MATRIX": "2 0 0 0 2 0"}).stdout == "-2 0 1 0 -2 1\n"
+    for args, status, words in ((["--turn", "45"], 64, "expected 0, 90, 180 or 270"),
+                                (["--turn", "90", "--matrix", "1 0 0"], 65, "six numbers"),
+                                (["--turn", "90", "--matrix", "1 0 0 0 1 x"], 65, "six numbers")):
+        out = helper_run(*args, "--print")
+        assert out.returncode == status and words in out.stderr, (args, out.returncode, out.stderr)
+    # A request that is a symbolic link is not read; one that is not a turn is not echoed.
+    secret = tmp_path / "secret"
+    secret.write_text("90\n")
+    request = tmp_path / "touch-rotation"
+    request.symlink_to(secret)
+    out = helper_run("--request", str(request), "--print")
+    assert out.returncode == 65 and "symbolic link" in out.stderr, out.stderr
+    request.unlink()
+    request.write_text("rm -rf\n")
+    out = helper_run("--request", str(request), "--print")
+    assert out.returncode == 65 and "rm -rf" not in out.stderr and "nothing changed" in out.stderr, out.stderr
+    request.write_text("270\n")
+    assert helper_run("--request", str(request), "--print").stdout == "0 1 0 -1 0 1\n"
