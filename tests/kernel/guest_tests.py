@@ -79,6 +79,17 @@ def iio_devices():
     return found
 
 
+def terminate(proc, timeout=10):
+    """SIGTERM, then SIGKILL after `timeout` s; reaps the process."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def sh(cmd):
     return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout
 
@@ -187,13 +198,7 @@ class Daemon:
         return len(os.listdir("/proc/%d/fd" % self.proc.pid))
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc)
 
 
 class Watcher:
@@ -546,20 +551,14 @@ def system_bus():
         wait_for(lambda: os.path.exists("/run/dbus/system_bus_socket"), 20, "the system bus")
 
 
-class SensorProxy:
-    """iio-sensor-proxy on the guest's system bus, and monitor-sensor claiming the
-    accelerometer; monitor-sensor's lines with their arrival times (it writes through stdio, so
-    it gets a pty to be line-buffered)."""
+class PtyLines:
+    """A command on a pty (so that its stdio is line-buffered): its output lines as they come, each
+    with its arrival time (CLOCK_MONOTONIC ns), as (t, line)."""
 
-    def __init__(self):
-        system_bus()
-        self.log_path = os.path.join(WORK, "iio-sensor-proxy-%d.log" % time.monotonic_ns())
-        self.proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy", "-v"], stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
-                                      env=dict(os.environ, G_MESSAGES_DEBUG="all"))
-        wait_for(lambda: "net.hadess.SensorProxy" in sh("busctl --system --no-pager list 2>/dev/null"), 30, "iio-sensor-proxy on the bus")
+    def __init__(self, cmd, **kw):
         import pty
         master, slave = pty.openpty()
-        self.monitor = subprocess.Popen(["monitor-sensor"], stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(cmd, stdout=slave, stderr=slave, stdin=subprocess.DEVNULL, **kw)
         os.close(slave)
         self.master, self.lines, self.cond = master, [], threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
@@ -580,6 +579,40 @@ class SensorProxy:
                 with self.cond:
                     self.lines.append((t, line.decode(errors="replace").strip()))
                     self.cond.notify_all()
+
+    def wait(self, pattern, timeout, what):
+        """The first match of `pattern` in a line, waiting up to `timeout` s."""
+        deadline, rx, ended = time.monotonic() + timeout, re.compile(pattern), False
+        with self.cond:
+            while True:
+                for _, line in self.lines:
+                    m = rx.search(line)
+                    if m:
+                        return m
+                left = deadline - time.monotonic()
+                if left <= 0 or ended:
+                    raise Failure("no %s within %g s (exit %s); output: %s" % (what, timeout, self.proc.poll(), [l for _, l in self.lines[-8:]]))
+                ended = self.proc.poll() is not None   # one more look at its last lines
+                self.cond.wait(min(left, 0.2))
+
+    def stop(self):
+        terminate(self.proc)
+        os.close(self.master)
+
+
+class SensorProxy:
+    """iio-sensor-proxy on the guest's system bus, and monitor-sensor claiming the
+    accelerometer; monitor-sensor's lines with their arrival times (it writes through stdio, so
+    it gets a pty to be line-buffered)."""
+
+    def __init__(self):
+        system_bus()
+        self.log_path = os.path.join(WORK, "iio-sensor-proxy-%d.log" % time.monotonic_ns())
+        self.proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy", "-v"], stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
+                                      env=dict(os.environ, G_MESSAGES_DEBUG="all"))
+        wait_for(lambda: "net.hadess.SensorProxy" in sh("busctl --system --no-pager list 2>/dev/null"), 30, "iio-sensor-proxy on the bus")
+        self.monitor = PtyLines(["monitor-sensor"])
+        self.lines, self.cond = self.monitor.lines, self.monitor.cond
 
     def orientation_changes(self):
         return [(t, l.split(":", 1)[1].strip()) for t, l in self.lines if "orientation changed" in l.lower()]
@@ -609,13 +642,8 @@ class SensorProxy:
         return open(self.log_path).read()[-1500:]
 
     def stop(self):
-        for p in (self.monitor, self.proxy):
-            p.terminate()
-            try:
-                p.wait(5)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        os.close(self.master)
+        self.monitor.stop()
+        terminate(self.proxy, 5)
 
 
 def tilt_near(d, attitude, tol=0.5):
@@ -894,6 +922,199 @@ def umockdev_record_fixtures():
         with open(out, "w") as f:
             f.write(text)
     return "%d lines, %d devices" % (len(text.splitlines()), text.count("\nP: ") + text.startswith("P: "))
+
+
+# --- The kiosk's touchscreen under rotation (docs/KIOSK.md, "Touch under rotation") -----------
+
+TOUCH_HELPER = os.path.join(REPO, "scripts", "carouseld-kiosk-touch")
+TOUCH_RULES = "/run/udev/rules.d/95-carouseld-kiosk-touch.rules"
+# The panel's axes: x 0..999, y 0..499; libinput normalizes by maximum - minimum + 1, so a
+# point is (x / 1000, y / 500) of the panel.
+PANEL = (1000, 500)
+# The touch: (250, 50) is (0.25, 0.10) of the panel. Where each turn's matrix puts it, by hand
+# ((x, y) -> (a x + b y + c, d x + e y + f), as percent of the picture):
+#     0: identity                                  -> (25, 10)
+#    90: 0 -1 1 1 0 0:   (1 - 0.10, 0.25)          -> (90, 25)
+#   180: -1 0 1 0 -1 1:  (1 - 0.25, 1 - 0.10)      -> (75, 90)
+#   270: 0 1 0 -1 0 1:   (0.10, 1 - 0.25)          -> (10, 75)
+TOUCH_AT = (250, 50)
+TOUCH_TURNS = {90: ("0 -1 1 1 0 0", (90.0, 25.0)), 180: ("-1 0 1 0 -1 1", (75.0, 90.0)),
+               270: ("0 1 0 -1 0 1", (10.0, 75.0)), 0: (None, (25.0, 10.0))}
+
+
+class Touchscreen:
+    """A touchscreen made through /dev/uinput with python3-libevdev: INPUT_PROP_DIRECT, BTN_TOUCH,
+    ABS_X/Y and multitouch slots (type B) over PANEL; taps one finger."""
+
+    def __init__(self):
+        import libevdev
+        self.E = E = libevdev
+        d = E.Device()
+        d.name = "carouseld test touchscreen"
+        d.enable(E.INPUT_PROP_DIRECT)
+        d.enable(E.EV_KEY.BTN_TOUCH)
+        for code, size in ((E.EV_ABS.ABS_X, PANEL[0]), (E.EV_ABS.ABS_Y, PANEL[1]),
+                           (E.EV_ABS.ABS_MT_POSITION_X, PANEL[0]), (E.EV_ABS.ABS_MT_POSITION_Y, PANEL[1])):
+            d.enable(code, E.InputAbsInfo(minimum=0, maximum=size - 1))
+        d.enable(E.EV_ABS.ABS_MT_SLOT, E.InputAbsInfo(minimum=0, maximum=4))
+        d.enable(E.EV_ABS.ABS_MT_TRACKING_ID, E.InputAbsInfo(minimum=0, maximum=65535))
+        self.uinput = d.create_uinput_device()
+        self.devnode = self.uinput.devnode
+        self.finger = 0
+
+    def tap(self, x, y):
+        E = self.E
+        self.finger += 1
+        self.uinput.send_events([
+            E.InputEvent(E.EV_ABS.ABS_MT_SLOT, 0), E.InputEvent(E.EV_ABS.ABS_MT_TRACKING_ID, self.finger),
+            E.InputEvent(E.EV_ABS.ABS_MT_POSITION_X, x), E.InputEvent(E.EV_ABS.ABS_MT_POSITION_Y, y),
+            E.InputEvent(E.EV_KEY.BTN_TOUCH, 1), E.InputEvent(E.EV_ABS.ABS_X, x), E.InputEvent(E.EV_ABS.ABS_Y, y),
+            E.InputEvent(E.EV_SYN.SYN_REPORT, 0)])
+        time.sleep(0.05)
+        self.uinput.send_events([E.InputEvent(E.EV_ABS.ABS_MT_TRACKING_ID, -1), E.InputEvent(E.EV_KEY.BTN_TOUCH, 0),
+                                 E.InputEvent(E.EV_SYN.SYN_REPORT, 0)])
+
+    def close(self):
+        self.uinput = None   # python3-libevdev destroys the uinput device with the object
+
+
+def udev_property(devnode, name):
+    for line in run(["udevadm", "info", "--query=property", "--name", devnode]).stdout.splitlines():
+        if line.startswith(name + "="):
+            return line.split("=", 1)[1]
+    return None
+
+
+def libinput_touch(touch, at):
+    """`libinput debug-events` on the touchscreen alone: where a tap at `at` (panel units) lands,
+    as percent of the picture (TOUCH_DOWN's x/y, libinput's *_transformed with a width of 100:
+    the calibration matrix applied)."""
+    li = PtyLines(["libinput", "debug-events", "--device", touch.devnode])
+    try:
+        li.wait(r"DEVICE_ADDED", 20, "libinput's DEVICE_ADDED")
+        touch.tap(*at)
+        m = li.wait(r"TOUCH_DOWN\s+\S+\s+\d+ \(\d+\)\s+(-?[\d.]+)/\s*(-?[\d.]+)", 10, "libinput's TOUCH_DOWN")
+        return float(m.group(1)), float(m.group(2))
+    finally:
+        li.stop()
+
+
+def touch_helper(*args, check_status=True):
+    return run([TOUCH_HELPER, "--applied", os.path.join(WORK, "touch-applied"), *args], check_status=check_status)
+
+
+@contextlib.contextmanager
+def touchscreen():
+    # evdev makes /dev/input/eventN (nothing here loads it before a device needs it).
+    run(["modprobe", "uinput"])
+    run(["modprobe", "evdev"])
+    touch = Touchscreen()
+    try:
+        wait_for(lambda: udev_property(touch.devnode, "ID_INPUT_TOUCHSCREEN") == "1", 20, "udev's ID_INPUT_TOUCHSCREEN=1 on %s" % touch.devnode)
+        settle()
+        yield touch
+    finally:
+        touch_helper("--turn", "0", check_status=False)
+        touch.close()
+        settle()
+
+
+@test
+def kiosk_touch_follows_each_turn():
+    """carouseld-kiosk-touch, the real helper, for each turn: its rule gives the touchscreen
+    libinput's calibration matrix (udevadm info), and libinput maps a tap at (0.25, 0.10) of the
+    panel to the hand-derived point of the turned picture; turn 0 takes the matrix away again.
+    Then the panel's own calibration composed with a turn (the property; tests/kiosk checks the
+    arithmetic), a request from the kiosk's user, and one that changes nothing (a symbolic link
+    to a root-only file; tests/kiosk checks the other refusals)."""
+    seen = []
+    with touchscreen() as touch:
+        check(udev_property(touch.devnode, "LIBINPUT_CALIBRATION_MATRIX") is None, "a calibration matrix before any turn")
+        for turn, (matrix, want) in TOUCH_TURNS.items():
+            touch_helper("--turn", str(turn))
+            check(open(os.path.join(WORK, "touch-applied")).read() == "%d\n" % turn, "applied file after turn %d" % turn)
+            got = udev_property(touch.devnode, "LIBINPUT_CALIBRATION_MATRIX")
+            check(got == matrix, "turn %d: LIBINPUT_CALIBRATION_MATRIX %r, expected %r" % (turn, got, matrix))
+            check(os.path.exists(TOUCH_RULES) == (matrix is not None), "turn %d: rule file present: %s" % (turn, os.path.exists(TOUCH_RULES)))
+            point = libinput_touch(touch, TOUCH_AT)
+            check(close(point, want, 0.02), "turn %d: libinput put the tap at %s%%, expected %s%%" % (turn, point, want))
+            seen.append("%d: %s -> %.2f/%.2f" % (turn, matrix or "none", point[0], point[1]))
+        # A panel whose touch controller mirrors x, turned 90: (0.25, 0.10) -> B (0.75, 0.10) ->
+        # R90 (1 - 0.10, 0.75).
+        touch_helper("--turn", "90", "--matrix", "-1 0 1 0 1 0")
+        got = udev_property(touch.devnode, "LIBINPUT_CALIBRATION_MATRIX")
+        check(got == "0 -1 1 -1 0 1", "composed matrix %r" % got)
+        # The kiosk's user writes the request in its own folder; root reads it.
+        folder = os.path.join(WORK, "kiosk-runtime")
+        os.makedirs(folder, exist_ok=True)
+        shutil.chown(folder, "nobody", "nogroup")
+        request = os.path.join(folder, "touch-rotation")
+        run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sh", "-c", "echo 180 > %s" % request])
+        touch_helper("--request", request)
+        check(udev_property(touch.devnode, "LIBINPUT_CALIBRATION_MATRIX") == "-1 0 1 0 -1 1", "request 180 not applied")
+        rule = open(TOUCH_RULES).read()
+        # A request that changes nothing: a symbolic link to a root-only file.
+        secret = os.path.join(WORK, "root-only")
+        with open(secret, "w") as f:
+            f.write("90\n")
+        os.chmod(secret, 0o600)
+        os.remove(request)
+        run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "ln", "-s", secret, request])
+        p = touch_helper("--request", request, check_status=False)
+        check(p.returncode == 65 and "symbolic link" in p.stderr, "symbolic link: exit %d, %r" % (p.returncode, p.stderr))
+        check(open(TOUCH_RULES).read() == rule, "a refused request changed the rule")
+        check(udev_property(touch.devnode, "LIBINPUT_CALIBRATION_MATRIX") == "-1 0 1 0 -1 1", "a refused request changed the matrix")
+    return "; ".join(seen) + "; a mirrored panel at 90: 0 -1 1 -1 0 1; kiosk user's request 180 applied; a link refused (65)"
+
+
+def cage_touch(touch, turns, at):
+    """cage 0.1.4, the kiosk's compositor, turned by `turns` x -r on wlroots' headless backend
+    (one 1280 x 720 output, pixman) with its libinput backend on the guest's udev (libseat's
+    noop session: no logind here), running wev full screen, as nobody (cage refuses root): where
+    wev's surface gets a tap at `at` (panel units), in the picture's pixels."""
+    runtime = os.path.join(WORK, "cage-runtime-%d" % time.monotonic_ns())
+    os.makedirs(runtime, 0o700)
+    shutil.chown(runtime, "nobody", "nogroup")
+    os.chmod(touch.devnode, 0o666)   # what logind's session would open for cage
+    env = {"PATH": os.environ["PATH"], "XDG_RUNTIME_DIR": runtime, "HOME": runtime, "LIBSEAT_BACKEND": "builtin", "SEATD_VTBOUND": "0",
+           "WLR_BACKENDS": "headless,libinput", "WLR_RENDERER": "pixman", "WLR_HEADLESS_OUTPUTS": "1"}
+    cage = PtyLines(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                     "cage", "-d", *["-r"] * turns, "--", "wev"], env=env)
+    try:
+        # wev prints the seat's capabilities once it is bound; the touch capability means cage
+        # has the touchscreen from libinput.
+        cage.wait(r"capabilities:.*touch", 60, "wev's seat with touch (cage's libinput backend)")
+        cage.wait(r"xdg_toplevel\s*\] configure: width: [1-9]", 30, "wev's full-screen configure")
+        time.sleep(0.5)
+        touch.tap(*at)
+        m = cage.wait(r"wl_touch\s*\] down: .*x, y: (-?[\d.]+), (-?[\d.]+)", 20, "wev's wl_touch down")
+        return float(m.group(1)), float(m.group(2))
+    finally:
+        cage.stop()
+
+
+@test
+def kiosk_touch_in_cage():
+    """The whole path on the kiosk's compositor: the helper's matrix, libinput in cage, cage's
+    mapping onto its output. A tap at (0.25, 0.10) of the panel, i.e. panel pixel (320, 72) of
+    the 1280 x 720 output. Unturned: wev gets (320, 72). Turned once (cage -r, output transform
+    90, a 720 x 1280 picture): wlroots draws picture point (lx, ly) at panel pixel
+    (ly, 720 - lx) (its output matrix: translate to the panel's centre, rotate [0 1; -1 0],
+    translate from the picture's centre), so the picture under the finger is
+    (720 - 72, 320) = (648, 320); the helper's 90 matrix gives (0.90, 0.25) of 720 x 1280, the
+    same point. Turned without the matrix, cage maps the panel's axes onto the picture's box
+    unturned: (0.25 x 720, 0.10 x 1280) = (180, 128), a point the finger is not on."""
+    with touchscreen() as touch:
+        touch_helper("--turn", "0")
+        flat = cage_touch(touch, 0, TOUCH_AT)
+        check(close(flat, (320.0, 72.0), 1.0), "unturned: wev got the tap at %s, expected (320, 72)" % (flat,))
+        bare = cage_touch(touch, 1, TOUCH_AT)
+        check(close(bare, (180.0, 128.0), 1.0), "turned 90 without the matrix: wev got the tap at %s, expected (180, 128)" % (bare,))
+        touch_helper("--turn", "90")
+        turned = cage_touch(touch, 1, TOUCH_AT)
+        check(close(turned, (648.0, 320.0), 1.0), "turned 90: wev got the tap at %s, expected (648, 320)" % (turned,))
+    return "unturned %s; cage -r without the matrix %s, with the 90 matrix %s (the picture point under the finger: 648, 320)" % (
+        flat, bare, turned)
 
 
 # --- Main ------------------------------------------------------------------------------------
