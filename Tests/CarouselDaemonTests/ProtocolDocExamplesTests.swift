@@ -17,8 +17,9 @@ import Testing
         var line: Int
         var ignore: Set<String> = ["seq", "time_ns", "uptime_s"]
         /// Numbers whose values vary from run to run but whose order the example shows: equal,
-        /// smaller or larger in the document exactly as in the daemon's output.
-        var ordered: Set<String> = []
+        /// smaller or larger in the document exactly as in the daemon's output. `seq` always is:
+        /// an example's STATEs repeat or advance it as the daemon does.
+        var ordered: Set<String> = ["seq"]
         var config: [String: [String: String]] = [:]
         var uids: [Int: UInt32] = [:]
         var steps: [Step] = []
@@ -108,6 +109,26 @@ import Testing
         }
         for code in ProtocolErrorCode.allCases {
             #expect(all.contains { !$0.fromClient && $0.text.contains("\"code\":\"\(code.rawValue)\"") }, "no example of \(code.rawValue)")
+        }
+    }
+
+    /// One `seq` is one snapshot (PROTOCOL.md, STATE): two STATE lines of an example with the same
+    /// `seq` carry the same values, `time_ns` included (`items` aside, which only a watch with items
+    /// gets), so a STATE that shows a change shows a new `seq`.
+    @Test func statesWithOneSeqAreOneSnapshot() throws {
+        let text = try #require(readTextFile(Self.docPath))
+        for example in Self.parse(text).examples {
+            var first: [Double: (line: Int, state: WireJSON)] = [:]
+            for step in example.steps where !step.fromClient && step.text.contains("\"class\":\"STATE\"") {
+                let state = try WireJSONParser.parse(step.text)
+                let seq = try #require(state["seq"]?.doubleValue, "PROTOCOL.md:\(step.line): a STATE without seq")
+                guard let earlier = first[seq] else {
+                    first[seq] = (step.line, state)
+                    continue
+                }
+                #expect(Self.matches(state, earlier.state, ignore: ["items"]),
+                        "PROTOCOL.md:\(step.line) (\(example.title)): seq \(Int(seq)) as on line \(earlier.line), but another snapshot")
+            }
         }
     }
 
