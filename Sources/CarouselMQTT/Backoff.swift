@@ -1,7 +1,8 @@
 /// Exponential reconnection backoff with jitter: the n-th consecutive failure waits
 /// `min(maximum, minimum · 2ⁿ)` seconds scaled by a factor in [0.5, 1) so that a fleet of
 /// bridges restarted together does not reconnect in lockstep (the "equal jitter" scheme).
-/// Reset after a connection succeeds.
+/// Reset by its owner once a connection has succeeded (the bridge: once a broker connection has
+/// held, so that connections dropped at once count as one streak).
 public struct Backoff: Sendable, Equatable {
     public let minimumSeconds: Double
     public let maximumSeconds: Double

@@ -75,6 +75,10 @@ public final class Bridge {
     /// A state publication skipped because of `inFlightLimit`.
     private var stateWaitsForAcknowledgements = false
     private var brokerFailuresLogged = 0
+    /// When the broker accepted the current connection (CLOCK_MONOTONIC ns), and how many
+    /// connections in a row it dropped before `stableBrokerConnection` passed.
+    private var brokerConnectedAt: Int64?
+    private var shortBrokerConnections = 0
     private var daemonFailuresLogged = 0
     private var badStates = 0
     /// The last error of a libmosquitto loop call, for the log line when the socket is gone.
@@ -417,24 +421,59 @@ public final class Bridge {
         }
     }
 
+    /// How long a broker connection must hold before its loss counts as a new failure rather than
+    /// one more of a streak: twice the longest wait between attempts (at least 10 s). Two clients
+    /// with one client id take the session from each other whenever the other connects, so each
+    /// connection lives at most one of the other's waits; counting those as failures keeps the
+    /// backoff growing and the warnings rare instead of a reconnection (and a republication of
+    /// availability and discovery) every second forever.
+    private var stableBrokerConnection: Int64 {
+        Int64(max(10, 2 * configuration.brokerReconnectMaximumSeconds) * 1e9)
+    }
+
     private func handle(disconnectReason reason: String) {
         if case .waiting = broker { return }
         let wasConnected = brokerConnected
+        let now = clinux_monotonic_ns()
         inFlight.removeAll()
         stateWaitsForAcknowledgements = false
         availabilityPublished = nil
         discoveryCount = nil
         discoveryDue = nil
         lastBrokerError = nil
-        if wasConnected { brokerFailuresLogged = 0 }
+        if wasConnected, let since = brokerConnectedAt {
+            if now - since >= stableBrokerConnection {
+                brokerBackoff.reset()
+                brokerFailuresLogged = 0
+                shortBrokerConnections = 0
+            } else {
+                shortBrokerConnections += 1
+                if shortBrokerConnections == Self.shortConnectionsBeforeHint { logSessionTakeoverHint() }
+            }
+        }
+        brokerConnectedAt = nil
         brokerFailed(wasConnected ? "lost the broker \(brokerName) (\(reason))"
-                                  : "cannot connect to the broker \(brokerName): \(reason)", now: clinux_monotonic_ns())
+                                  : "cannot connect to the broker \(brokerName): \(reason)", now: now)
+    }
+
+    /// Connections dropped soon after being made, in a row, before the bridge names the likely cause.
+    static let shortConnectionsBeforeHint = 3
+
+    /// The usual cause of a broker that keeps dropping fresh connections: MQTT allows one session
+    /// per client id, and the broker closes the older one when another client connects with it.
+    private func logSessionTakeoverHint() {
+        let held = Self.seconds(Double(stableBrokerConnection) / 1e9)
+        log.warning("the broker \(brokerName) dropped \(shortBrokerConnections) connections in a row within \(held) s of "
+            + "accepting them: another client may be connected with the client id '\(configuration.effectiveClientID)' "
+            + "(the broker closes the older session), e.g. a second bridge with the [device] id '\(configuration.deviceID)'; "
+            + "give each bridge its own [device] id or [broker] client_id")
     }
 
     private func brokerUp() {
         broker = .connected
-        brokerBackoff.reset()
-        brokerFailuresLogged = 0
+        // The backoff and the failure count are reset only once the connection has held
+        // (`stableBrokerConnection`, checked when it is lost).
+        brokerConnectedAt = clinux_monotonic_ns()
         log.notice("connected to the broker \(brokerName) as '\(configuration.effectiveClientID)'")
         var patterns = [topics.base + "/set/+", topics.command(.recenter)]
         if let discovery { patterns.append(discovery.statusTopic) }

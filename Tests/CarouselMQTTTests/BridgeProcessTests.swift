@@ -88,6 +88,48 @@ import Glibc
 
     static func text(_ m: MosquittoMessage) -> String { String(decoding: m.payload, as: UTF8.self) }
 
+    /// Two bridges with one `[device] id` (two kiosks cloned with one host name) share a client
+    /// id, and mosquitto closes the older session whenever the other connects. Each bridge must
+    /// treat those short connections as one failure streak: its backoff grows (here to 1 s), its
+    /// "lost the broker" warning comes once, and one warning names the client id. Before, each
+    /// reconnected every 0.1–0.2 s with a warning every time.
+    @Test func twoBridgesWithOneClientIDBackOffAndNameIt() throws {
+        let port = try Self.freePort()
+        let broker = try Self.broker(port: port)
+        defer { broker.signal(SIGKILL); _ = try? broker.wait() }
+        let bridgeConf = TestTemp.path("twin-bridge.conf")
+        try TestTemp.write("""
+        [daemon]
+        socket = \(TestTemp.path("twin-no-daemon.sock"))
+        [broker]
+        host = 127.0.0.1
+        port = \(port)
+        reconnect_min_s = 0.2
+        reconnect_max_s = 1
+        [device]
+        id = twin
+
+        """, to: bridgeConf)
+        // -v: the losses logged at debug level are counted too.
+        let bridges = try (1...2).map { n in
+            try DaemonProcess(executable: TestPaths.product("carousel-mqtt"), arguments: ["--config", bridgeConf, "-v"],
+                              logPath: TestTemp.path("twin-bridge-\(n).log"))
+        }
+        defer { for bridge in bridges { bridge.signal(SIGKILL); _ = try? bridge.wait() } }
+        _ = try bridges[0].waitForLog(containing: "another client may be connected with the client id 'carousel-mqtt-twin'")
+        usleep(4_000_000)
+        for bridge in bridges {
+            let lines = bridge.log.split(separator: "\n")
+            let lost = lines.filter { $0.contains("lost the broker") }
+            let warned = lost.filter { $0.contains("warning: lost the broker") }
+            #expect(lost.count >= 3, "the bridges should take the session from each other: \(bridge.log)")
+            #expect(warned.count <= 2, "\(warned.count) of \(lost.count) losses logged as warnings")
+            // Waits of 0.2 s doubling to 1 s: from the 4th loss on, about a second apart at least
+            // half of it (jitter); at 0.1–0.2 s there would be 20 or more in these 4 s.
+            #expect(lost.count <= 14, "\(lost.count) losses: the backoff did not grow")
+        }
+    }
+
     @Test func stateCommandsAndTheLastWill() throws {
         let port = try Self.freePort()
         let broker = try Self.broker(port: port)
