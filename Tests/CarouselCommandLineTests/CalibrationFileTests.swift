@@ -65,6 +65,11 @@ import MotionFusion
          "c.conf:6: [calibration] neutral_roll_deg: 'nan' is not a finite number"),
         ("[calibration\n", "c.conf:1: section header '[calibration' lacks ']'"),
         ("[calibration]\njust words\n", "c.conf:2: expected 'key = value', found 'just words'"),
+        // Found by FuzzCalibrationFile: a value ending in "\r\r" lost one "\r" per write and read.
+        ("[calibration]\nsensor = x\nsensor_path = /sys/bus/iio/devices/iio:device0\r\r\n",
+         "c.conf:3: control character U+000D in the line; a calibration file is plain text"),
+        ("[calibration]\nsensor = bmi\u{0}160\n", "c.conf:2: control character U+0000 in the line; a calibration file is plain text"),
+        ("[calibration\u{7F}]\n", "c.conf:1: control character U+007F in the line; a calibration file is plain text"),
     ] as [(String, String)])
     func refusesBadFilesNamingFileLineAndKey(text: String, message: String) {
         #expect(throws: CalibrationFileError.self) { try CalibrationFile.parse(text: text, path: "c.conf") }

@@ -116,7 +116,8 @@ public struct CalibrationFile: Equatable, Sendable {
     /// - Parameters:
     ///   - text: the whole file.
     ///   - path: the file's path, used only in error messages.
-    /// - Throws: `CalibrationFileError` naming `path:line` and the key for a syntax error, a
+    /// - Throws: `CalibrationFileError` naming `path:line` and the key for a syntax error (a
+    ///   control character other than tab in a line that is not a comment is one), a
     ///   value that is not a finite number (or not three of them), a non-positive scale, a
     ///   missing `[calibration]` section or a missing required key (`sensor`, `gyro_bias_rad_s`,
     ///   `accel_offset_m_s2`, `accel_scale`, `neutral_roll_deg`, `neutral_pitch_deg`).
@@ -133,6 +134,13 @@ public struct CalibrationFile: Equatable, Sendable {
             if line.hasSuffix("\r") { line = line.dropLast() }
             let trimmed = trim(line)
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
+            // A control character (a carriage return inside a line, NUL, form feed...) is no text
+            // that `serialized()` could write back: refused, named by its code, never quoted.
+            if let control = trimmed.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+                let code = String(control.value, radix: 16, uppercase: true)
+                throw .syntax(path: path, line: lineNumber,
+                              message: "control character U+\(String(repeating: "0", count: 4 - code.count))\(code) in the line; a calibration file is plain text")
+            }
             if trimmed.hasPrefix("[") {
                 guard trimmed.hasSuffix("]") else {
                     throw .syntax(path: path, line: lineNumber, message: "section header '\(trimmed)' lacks ']'")
