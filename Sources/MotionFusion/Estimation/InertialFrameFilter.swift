@@ -54,7 +54,7 @@ import Darwin
 /// gravity and the sustained rate: the same term on the linear acceleration, or with each
 /// step's own rate, has a mean of zero in theory and adds only its correlation with the hand's
 /// accelerations (on BROAD 15, fast translation, 0.464° → 0.494° with the whole sample turned by
-/// `−½ φ`; on 26, phone vibration, 0.553° → 0.565° with each step's rate); an average in the
+/// `−½ φ`; on 26, phone vibration, 0.553° → 0.563° with each step's rate); an average in the
 /// sensor frame instead of the strapdown frame is not the mean the low-pass sees (BROAD 21
 /// 1.452° instead of 1.349°).
 ///
