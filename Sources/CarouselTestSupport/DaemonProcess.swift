@@ -76,6 +76,17 @@ public final class DaemonProcess {
     /// - Throws: when `timeoutSeconds` pass first (the error carries the log's tail).
     @discardableResult
     public func waitForLog(containing text: String, timeoutSeconds: Double = 10) throws -> String {
+        try waitForLog("'\(text)'", timeoutSeconds: timeoutSeconds) { $0.contains(text) }
+    }
+
+    /// Waits until `condition` holds for the captured log, checked at once and again whenever the
+    /// log file changes (inotify; no sleeping poll), and returns the log it held for.
+    /// - Parameter description: what is awaited, for the error, e.g. "the 7th 'lost the broker'".
+    /// - Throws: when `timeoutSeconds` pass first; the error names `description` and carries the
+    ///   log's tail.
+    @discardableResult
+    public func waitForLog(_ description: String, timeoutSeconds: Double = 10,
+                           until condition: (String) -> Bool) throws -> String {
         let deadline = clinux_monotonic_ns() + Int64(timeoutSeconds * 1e9)
         let notify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         defer { if notify >= 0 { close(notify) } }
@@ -83,10 +94,10 @@ public final class DaemonProcess {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let current = log
-            if current.contains(text) { return current }
+            if condition(current) { return current }
             let remainingMs = (deadline - clinux_monotonic_ns()) / 1_000_000
             guard remainingMs > 0 else {
-                throw TestSupportError("no '\(text)' in the log after \(timeoutSeconds) s; log: \(current.suffix(600))")
+                throw TestSupportError("no \(description) in the log after \(timeoutSeconds) s; log: \(current.suffix(600))")
             }
             var fds = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
             // Without inotify, fall back to a 10 ms tick bounded by the deadline.
