@@ -18,11 +18,11 @@ public enum BridgeCommandLine {
     and the bridge's availability (retained; "offline" is its last will) under
     <topic_prefix>/<device_id>/, turns the command topics set/index, set/count, set/tilt and
     recenter into carouseld control commands, and announces the device to Home Assistant
-    through MQTT discovery. See docs/MQTT.md.
+    through MQTT discovery. See \(ReferencePages.current.page("MQTT.md")).
 
     Options:
-      -c, --config PATH   configuration file (default \(defaultConfigPath));
-                          every key, unit and default is listed in configs/carousel-mqtt.conf
+      -c, --config PATH   configuration file (default \(defaultConfigPath), which lists
+                          every key with its unit and default as installed)
           --check-config  read the configuration and the password file, print the settings
                           in effect, and exit (0 when valid)
       -v, --verbose       also log debug lines

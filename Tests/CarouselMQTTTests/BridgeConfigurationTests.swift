@@ -14,6 +14,14 @@ import Testing
         do { _ = try parse(text); return nil } catch { return error }
     }
 
+    /// The help names the installed pages and the installed configuration file, not the
+    /// source tree's docs/ and configs/.
+    @Test func helpNamesOnlyInstalledFiles() {
+        #expect(HelpReferences.problems(in: BridgeCommandLine.help) == [])
+        #expect(BridgeCommandLine.help.contains("See /usr/share/doc/carouseld/MQTT.md.gz."))
+        #expect(!BridgeCommandLine.help.contains("configs/"))
+    }
+
     @Test func defaultsOfAnEmptyFile() throws {
         let c = try Self.parse("")
         #expect(c.socketPath == "/run/carouseld/carouseld.sock")

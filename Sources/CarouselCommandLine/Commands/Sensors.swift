@@ -1,4 +1,5 @@
 import CarouselProtocol
+import CarouselService
 import IIOSensors
 
 /// `carouselctl sensors`: List the IIO motion sensors.
@@ -12,10 +13,10 @@ enum SensorsCommand {
         buffer capability, triggers and warnings. With no sensor it says so and exits 0 \
         (--json prints []). While carouseld runs it holds the IIO buffer, so the list comes \
         from the daemon ('sensors' request); only when no daemon answers on the socket, or with \
-        --uri, are the sensors read directly. See docs/SENSORS.md.
+        --uri, are the sensors read directly. See \(ReferencePages.current.page("SENSORS.md")).
         """,
         options: [
-            OptionSpec("--json", help: "Print a JSON array (fields in docs/SENSORS.md) instead of text."),
+            OptionSpec("--json", help: "Print a JSON array (fields in \(ReferencePages.current.page("SENSORS.md"))) instead of text."),
             OptionSpec("--uri", value: "URI", help: "libiio context URI (default local:, e.g. ip:192.168.1.5); reads directly, without asking carouseld."),
             OperatorSettings.socketOption,
             OperatorSettings.configOption,

@@ -1,4 +1,5 @@
 import CarouselProtocol
+import CarouselService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ enum SimulateCommand {
         Reads SCENARIO (JSON: viewport, item, count, optional spacing, axis, direction, cyclic,
         initialIndex, style, paging, dragThreshold, tilt, outerScroll, groupSize, align, contain,
         autoplay, events, frames) and writes one JSON object per frame: t, offset, position,
-        index, velocity, phase, count, autoplay and the visible items. The format and defaults are in docs/ENGINE.md; examples in docs/examples/.
+        index, velocity, phase, count, autoplay and the visible items. The format and defaults are in \(ReferencePages.current.page("ENGINE.md")); examples in \(ReferencePages.current.examples).
         Exit status: 65 for an invalid scenario (the message names the JSON path), 66 when the
         file cannot be read.
         """,

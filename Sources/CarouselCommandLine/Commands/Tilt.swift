@@ -1,4 +1,5 @@
 import CarouselProtocol
+import CarouselService
 import MotionFusion
 
 /// `carouselctl tilt`: Estimate roll and pitch from a recording; CSV on stdout.
@@ -7,7 +8,7 @@ enum TiltCommand {
         name: "tilt",
         summary: "Estimate roll and pitch from a recording; CSV on stdout.",
         discussion: """
-        Reads a recording (native CSV, x-io, BROAD or NCSU; see docs/FUSION.md), runs the tilt
+        Reads a recording (native CSV, x-io, BROAD or NCSU; see \(ReferencePages.current.page("FUSION.md"))), runs the tilt
         estimator on every sample with its real timestamps and writes 'time_s,roll_deg,pitch_deg'
         (time from the first sample; empty angles where there is no estimate yet).
         Lines may end in LF or CRLF. A row whose timestamp is not after the previous one
@@ -17,7 +18,7 @@ enum TiltCommand {
         the sample rate.
         With --orientation each row gains a fourth column, 'orientation': the device orientation \
         carouseld's detector decides on that row's estimate with its default settings \
-        (normal, bottom-up, left-up, right-up, face-up, face-down, undefined; docs/ORIENTATION.md).
+        (normal, bottom-up, left-up, right-up, face-up, face-down, undefined; \(ReferencePages.current.page("ORIENTATION.md"))).
         With --score (BROAD files, which carry an optical reference) it prints instead one line,
         'rms_deg=R mean_deg=M p95_deg=P max_deg=X scored=N': the inclination error (angle between
         estimated and reference up vectors, degrees) over the rows of the movement phase that

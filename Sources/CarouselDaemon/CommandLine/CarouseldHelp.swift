@@ -1,5 +1,8 @@
+import CarouselService
+
 extension CarouseldCommandLine {
-    /// The `--help` text, laid out like a man page.
+    /// The `--help` text, laid out like a man page; it names the reference pages where they are
+    /// installed (`ReferencePages`).
     public static let helpText = """
     NAME
         carouseld - motion-sensor card-carousel daemon
@@ -14,7 +17,8 @@ extension CarouseldCommandLine {
         the device's tilt, drives a card carousel with it and publishes the carousel's
         state to display clients as newline-delimited JSON on a Unix socket. Clients can
         also send touch, scroll and geometry commands over the same socket. See
-        docs/PROTOCOL.md for the protocol and docs/CONFIGURATION.md for every setting.
+        carouseld.conf(5) for every setting and
+        \(ReferencePages.current.page("PROTOCOL.md")) for the protocol.
 
         The sensor is read only while a client watches (unless [sensor] always_on = yes);
         an idle carousel sends nothing and the daemon makes no periodic wake-ups except
@@ -84,15 +88,16 @@ extension CarouseldCommandLine {
 
     EXAMPLES
         carouseld -c configs/demo.conf --socket "$demo/carouseld.sock" --foreground
-            Replay the bundled recording in a loop, with the socket in a private folder
-            (demo=$(mktemp -d)). In a second terminal, run
+            In a checkout of the source: replay the bundled recording in a loop, with the
+            socket in a private folder (demo=$(mktemp -d)). In a second terminal, run
             socat - UNIX-CONNECT:"$demo/carouseld.sock"
             and type {"cmd":"watch","enable":true} to see the carousel move.
 
         carouseld --check-config -c /etc/carouseld/carouseld.conf
 
     SEE ALSO
-        carouselctl(1), systemd.service(5), sd_notify(3), docs/SERVICE.md
+        carouselctl(1), carouseld.conf(5), systemd.service(5), sd_notify(3),
+        \(ReferencePages.current.page("SERVICE.md"))
 
     """
 }
