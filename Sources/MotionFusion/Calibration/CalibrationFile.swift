@@ -89,7 +89,7 @@ public struct CalibrationFile: Equatable, Sendable {
     /// Comment lines recording how the file came to be (without the `# ` prefix).
     public var standardComments: [String] {
         var lines = [
-            "Sensor calibration written by carouselctl calibrate (format: docs/CLI.md); carouseld reads it on start and on reload.",
+            "Sensor calibration written by carouselctl calibrate (format: carouselctl(1)); carouseld reads it on start and on reload.",
             "created \(created), sensor \(sensorName)\(sensorPath.isEmpty ? "" : " (\(sensorPath))"), \(samples) samples\(method.isEmpty ? "" : ", \(method)")",
         ]
         if let gyroNoise {
