@@ -36,6 +36,10 @@ WEBDIR      := $(PREFIX)/share/carouseld/web
 # The reference pages (README.md and docs/*.md, gzip-compressed as Debian policy asks of
 # documentation over 4 kB) and the scenario examples; the man pages point here.
 DOCDIR      ?= $(PREFIX)/share/doc/carouseld
+# The scripts' help texts name the reference pages where the Debian package installs them;
+# install-web and install-kiosk write DOCDIR in their place. (The Swift programs find DOCDIR
+# beside themselves: ReferencePages in Sources/CarouselService.)
+DOCREFS      = -e 's|/usr/share/doc/carouseld/|$(DOCDIR)/|g'
 # The release, for carouseld-web --version (the Swift programs have it compiled in).
 RELEASE     := $(shell sed -n 's/^public let carouseldRelease = "\(.*\)"$$/\1/p' Sources/CarouselProtocol/Release.swift)
 BUILDDIR    ?= .build/release
@@ -78,12 +82,13 @@ endif
 # (the first line, the page's title, goes to .TH; the developers' section is left out);
 # carouseld-web(1) from `scripts/carouseld-web --help` (GNU-style) with help2man, and SEE ALSO
 # from docs/carouseld-web.h2m.
-# The sources name the reference pages as the repository does (docs/PROTOCOL.md); MANREFS
-# rewrites those names in each generated page to where install-doc puts them (\% keeps groff
-# from hyphenating the path).
+# The Markdown and .h2m sources name the reference pages as the repository does
+# (docs/PROTOCOL.md), the programs' --help texts as the Debian package installs them
+# (/usr/share/doc/carouseld/PROTOCOL.md.gz); MANREFS rewrites both in each generated page to
+# where install-doc puts them, DOCDIR (\% keeps groff from hyphenating the path).
 MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
   $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1 $(MANBUILDDIR)/carouseld-kiosk-touch.8
-MANREFS = sed -i -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
+MANREFS = sed -i -e 's|/usr/share/doc/carouseld/|\\%$(DOCDIR)/|g' -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
 
@@ -172,10 +177,10 @@ install-data:
 	fi
 
 # The web display bridge (docs/WEB.md): the Python program (with the release written in, for
-# --version), the page, the link to the owner's cards, its unit and its user. Needs no build.
+# --version, and its help's reference pages in DOCDIR), the page, the link to the owner's cards, its unit and its user. Needs no build.
 install-web:
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(WEBDIR)/demo $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
-	sed -e 's|^RELEASE = None$$|RELEASE = "$(RELEASE)"|' scripts/carouseld-web > $(DESTDIR)$(BINDIR)/carouseld-web
+	sed -e 's|^RELEASE = None$$|RELEASE = "$(RELEASE)"|' $(DOCREFS) scripts/carouseld-web > $(DESTDIR)$(BINDIR)/carouseld-web
 	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-web
 	$(INSTALL) -m 0644 web/*.html web/*.js web/*.css web/*.json $(DESTDIR)$(WEBDIR)/
 	$(INSTALL) -m 0644 web/demo/* $(DESTDIR)$(WEBDIR)/demo/
@@ -195,13 +200,13 @@ install-web:
 	fi
 
 # The kiosk (docs/KIOSK.md): the script that starts cage and the browser (with the release
-# written in), its unit, its user, its PAM file and its environment file (both kept when
+# and DOCDIR written in), its unit, its user, its PAM file and its environment file (both kept when
 # present), and the root helper that turns the touchscreens with the picture, with its path
 # and service units.
 install-kiosk:
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(PAMDIR)
-	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-kiosk > $(DESTDIR)$(BINDIR)/carouseld-kiosk
-	sed -e 's|^release=.*|release=$(RELEASE)|' scripts/carouseld-kiosk-touch > $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch
+	sed -e 's|^release=.*|release=$(RELEASE)|' $(DOCREFS) scripts/carouseld-kiosk > $(DESTDIR)$(BINDIR)/carouseld-kiosk
+	sed -e 's|^release=.*|release=$(RELEASE)|' $(DOCREFS) scripts/carouseld-kiosk-touch > $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch
 	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-kiosk $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch
 	for u in carouseld-kiosk.service carouseld-kiosk-touch.service carouseld-kiosk-touch.path; do \
 	  sed -e 's|/usr/local/bin/carouseld-kiosk|$(BINDIR)/carouseld-kiosk|g' -e 's|/usr/local/libexec/|$(LIBEXECDIR)/|g' \
