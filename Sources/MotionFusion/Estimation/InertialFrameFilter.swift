@@ -38,26 +38,6 @@ import Darwin
 /// on BROAD trial 21 (fast combined, up to 811 °/s) the error falls from 1.478° to 1.475°, the
 /// other trials move by less than 0.001°. About a fixed axis (a turn, a spin) the term is zero.
 ///
-/// *The accelerometer's half step.* An accelerometer sample is, like the gyro's, the specific
-/// force over the step that ends at it; in a frame that turns during the step, its mean is the
-/// force at the middle of the step to first order, and moving it to the end of the step (where
-/// the strapdown frame is) subtracts `½ Δθ × a` (the rotation compensation term of the
-/// strapdown velocity update, Savage 1998, part 2, written here in the end-of-step frame).
-/// The low-pass keeps only the mean of what it is given, and the mean of that term is
-/// `½ dt Ω̄ × g` for gravity (`Ω̄` the rate of turn averaged in the strapdown frame): a bias
-/// of half a step of the sustained rotation, fixed in that frame, that tilts the estimate by
-/// `½ dt |Ω̄ × u|` for as long as the device keeps turning the same way (0.34° at 196 °/s and
-/// 286 Hz, BROAD 21's mean rate over 5 s). So the filter subtracts
-/// `accelerometerDelay · dt · g (Ω̄ × u)`, with `Ω̄` the bias-corrected rate averaged over
-/// `rateTimeConstant` in the strapdown frame (held as seen from the sensor and turned with each
-/// step, like the low-pass's states) and `accelerometerDelay` half a step by default. Only the
-/// gravity and the sustained rate: the same term on the linear acceleration, or with each
-/// step's own rate, has a mean of zero in theory and adds only its correlation with the hand's
-/// accelerations (on BROAD 15, fast translation, 0.464° → 0.494° with the whole sample turned by
-/// `−½ φ`; on 26, phone vibration, 0.553° → 0.563° with each step's rate); an average in the
-/// sensor frame instead of the strapdown frame is not the mean the low-pass sees (BROAD 21
-/// 1.452° instead of 1.349°).
-///
 /// The low-pass is a second-order Butterworth (damping `ζ = 1/√2`, as VQF's, sec. 3.2), written
 /// as the trapezoidal state-variable filter of A. Simper, "Linear trapezoidal integrated state
 /// variable filter" (Cytomic technical paper, 2013): `k = 2ζ`, `g = tan(ω₀ dt / 2)`,
@@ -145,11 +125,6 @@ public struct InertialFrameFilter: Sendable {
     /// it still left 11° after 25 s at rest; with 2 s, 0.06°). Gyro noise averaged over 2 s at
     /// 100 Hz is far below 0.01 °/s.
     public var biasTimeConstant: Double { didSet { biasStep = 0 } }
-    /// How far the accelerometer's samples lag the strapdown frame, in sample periods (default
-    /// 0.5: a sample is the mean specific force over its step; 0 turns the correction off; see
-    /// the type). The gravity the low-pass sees is moved forward by this much of the sustained
-    /// rate of turn.
-    public var accelerometerDelay: Double
     /// Time constant of the lever-arm fit, seconds (default 0: no compensation; see the type).
     public var leverArmTimeConstant: Double {
         didSet { if leverArmTimeConstant > 0 { lever.timeConstant = leverArmTimeConstant } }
@@ -176,9 +151,6 @@ public struct InertialFrameFilter: Sendable {
     private var disturbanceStep = 0.0, attackAlpha = 0.0, releaseAlpha = 0.0
     // Mean square of the bias-corrected rate, (rad/s)², and its weight cached for one dt.
     private var rate2 = 0.0
-    // The bias-corrected rate of turn averaged over `rateTimeConstant` in the strapdown frame,
-    // rad/s, held as seen from the sensor now (`Ω̄`; zero after a start).
-    private var meanRate = Vector3.zero
     private var rateStep = 0.0, rateAlpha = 0.0
     // `√referenceRate / gain` (∞ for gain ≤ 0: gyro only), kept in step by the `didSet`s.
     private var baseTimeConstant: Double
@@ -194,8 +166,7 @@ public struct InertialFrameFilter: Sendable {
     public init(gain: Double = 0.5, referenceRate: Double = 2.25, rateFloor: Double = 0.05, rateTimeConstant: Double = 5,
                 disturbanceSeconds: Double = 0.05, minTimeConstant: Double = 1, maxTimeConstant: Double = 10,
                 restTimeConstant: Double = 4, disturbanceAttack: Double = 1, disturbanceRelease: Double = 5,
-                biasTimeConstant: Double = 2, accelerometerDelay: Double = 0.5, leverArmTimeConstant: Double = 0,
-                rest: RestDetector = RestDetector(),
+                biasTimeConstant: Double = 2, leverArmTimeConstant: Double = 0, rest: RestDetector = RestDetector(),
                 initialGyroBias: Vector3 = .zero) {
         self.gain = gain
         self.referenceRate = referenceRate
@@ -209,7 +180,6 @@ public struct InertialFrameFilter: Sendable {
         self.disturbanceAttack = disturbanceAttack
         self.disturbanceRelease = disturbanceRelease
         self.biasTimeConstant = biasTimeConstant
-        self.accelerometerDelay = accelerometerDelay
         self.leverArmTimeConstant = leverArmTimeConstant
         self.lever = LeverArmCompensator(timeConstant: leverArmTimeConstant > 0 ? leverArmTimeConstant : 1)
         self.rest = rest
@@ -237,10 +207,6 @@ public struct InertialFrameFilter: Sendable {
     /// RMS bias-corrected rate of turn `ρ`, rad/s.
     public var rate: Double { rate2.squareRoot() }
 
-    /// The sustained rate of turn `Ω̄`, rad/s, sensor frame: the bias-corrected rate averaged over
-    /// `rateTimeConstant` in the strapdown frame (zero before the device turns).
-    public var sustainedRate: Vector3 { meanRate }
-
     /// The estimated unit up vector in the sensor frame (nil before the first sample).
     public var upVector: Vector3? { hasAttitude ? up : nil }
 
@@ -251,7 +217,6 @@ public struct InertialFrameFilter: Sendable {
         up = accel * (1 / accel.length)
         disturbance2 = 0
         rate2 = 0
-        meanRate = .zero
         previousIncrement = .zero
         lever.reset()
         startSeconds = 0
@@ -317,20 +282,15 @@ public struct InertialFrameFilter: Sendable {
             z1 = step.apply(z1)
             z2 = step.apply(z2)
             u = step.apply(u)
+            if compensating {
+                accel = accel - lever.acceleration(omega: omega, dt: dt)
+                compensated = true
+            }
             if dt != rateStep {
                 rateStep = dt
                 rateAlpha = oneMinusExpNegative(dt / rateTimeConstant)
             }
             rate2 += (omega.dot(omega) - rate2) * rateAlpha
-            // The sustained rate, turned with the strapdown frame, and the gravity of this
-            // sample moved from the middle of its step to the end (see the type).
-            let sustained = step.apply(meanRate)
-            meanRate = sustained + (omega - sustained) * rateAlpha
-            accel = accel - meanRate.cross(u) * (accelerometerDelay * dt * standardGravity)
-            if compensating {
-                accel = accel - lever.acceleration(omega: omega, dt: dt)
-                compensated = true
-            }
         } else {
             // No gyro: no strapdown frame and no rate, so the low-pass runs on the raw
             // accelerometer, where a longer `τ` is lag under rotation: `1/gain` as for the other
