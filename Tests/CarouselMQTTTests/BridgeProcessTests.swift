@@ -91,8 +91,8 @@ import Glibc
     /// Two bridges with one `[device] id` (two kiosks cloned with one host name) share a client
     /// id, and mosquitto closes the older session whenever the other connects. Each bridge must
     /// treat those short connections as one failure streak: its backoff grows (here to 1 s), its
-    /// "lost the broker" warning comes once, and one warning names the client id. Before, each
-    /// reconnected every 0.1–0.2 s with a warning every time.
+    /// "lost the broker" warning comes once, and one warning names the client id. Without the
+    /// streak each would reconnect every 0.1–0.2 s with a warning every time.
     @Test func twoBridgesWithOneClientIDBackOffAndNameIt() throws {
         let port = try Self.freePort()
         let broker = try Self.broker(port: port)
