@@ -21,14 +21,13 @@ extension DaemonCore {
         publishLayoutIfChanged(sparing: sparing)
         if forceChange || changed(state: state, tiltEnabled: tiltEnabled) {
             seq += 1
-            published = Published(state: state, tilt: tilt, tiltEnabled: tiltEnabled, sensor: sensorStatus,
-                                  autoplay: engine.autoplayState, time: now, line: nil, lineWithItems: nil)
+            let p = Published(state: state, tilt: tilt, tiltEnabled: tiltEnabled, sensor: sensorStatus,
+                              autoplay: engine.autoplayState, time: now)
+            published = p
+            publishedLine = nil
             forceChange = false
             // Items belong to this instant: encode them now, not when a slow client drains.
-            if var p = published, currentRoster().itemWatchers > 0 {
-                p.lineWithItems = encode(p, items: true)
-                published = p
-            }
+            publishedLineWithItems = currentRoster().itemWatchers > 0 ? encode(p, items: true) : nil
         }
         let current = watchers()
         for s in current where s.lastStateSeq < seq && s !== sparing {
@@ -105,18 +104,17 @@ extension DaemonCore {
             if let last = s.lastStateTime, now - last < interval { return }
         }
         // Encoded once per snapshot, for the first client that needs it; the others only
-        // reference it. The line is read in place (copying the snapshot per watcher would
-        // retain and release both of its lines).
+        // reference it, and the snapshot itself is read only to encode it.
         let line: [UInt8]
         if s.watch?.items == true {
-            if let cached = published?.lineWithItems { line = cached } else if let p = published {
+            if let cached = publishedLineWithItems { line = cached } else if let p = published {
                 line = encode(p, items: true)
-                published?.lineWithItems = line
+                publishedLineWithItems = line
             } else { return }
         } else {
-            if let cached = published?.line { line = cached } else if let p = published {
+            if let cached = publishedLine { line = cached } else if let p = published {
                 line = encode(p, items: false)
-                published?.line = line
+                publishedLine = line
             } else { return }
         }
         s.lastStateSeq = seq

@@ -118,10 +118,17 @@ public final class DaemonCore {
     /// publish.
     var layoutSent: LayoutMessage?
     var published: Published?
+    /// `published`'s STATE line without and with items, encoded once for the first watcher
+    /// that needs it and shared by every other (nil until then). Kept beside the snapshot, not
+    /// in it: read from inside the optional snapshot, a line costs a copy of the whole snapshot
+    /// per watcher once the snapshot is more than a few words (PERFORMANCE.md D8: 19.8 M
+    /// instructions).
+    var publishedLine: [UInt8]?
+    var publishedLineWithItems: [UInt8]?
     var forceChange = true
     var lastFrame: Int64
 
-    /// The last published snapshot and its lines, encoded once and shared by every watcher.
+    /// The last published snapshot; its lines are `publishedLine` and `publishedLineWithItems`.
     struct Published {
         var state: CarouselState
         var tilt: TiltReading?
@@ -129,8 +136,6 @@ public final class DaemonCore {
         var sensor: SensorStatus
         var autoplay: AutoplayState
         var time: Int64
-        var line: [UInt8]?
-        var lineWithItems: [UInt8]?
     }
 
     /// - Parameters:
