@@ -34,7 +34,8 @@ public final class Bridge {
     /// … and at once.
     public static let errorBurst = 20
 
-    private enum BrokerLink { case waiting(until: Int64), connecting, connected }
+    /// `connected(since:)`: when the broker accepted the connection (CLOCK_MONOTONIC ns).
+    private enum BrokerLink { case waiting(until: Int64), connecting, connected(since: Int64) }
     private enum DaemonLink { case waiting(until: Int64), connected(greeted: Bool) }
 
     private let configuration: BridgeConfiguration
@@ -75,9 +76,7 @@ public final class Bridge {
     /// A state publication skipped because of `inFlightLimit`.
     private var stateWaitsForAcknowledgements = false
     private var brokerFailuresLogged = 0
-    /// When the broker accepted the current connection (CLOCK_MONOTONIC ns), and how many
-    /// connections in a row it dropped before `stableBrokerConnection` passed.
-    private var brokerConnectedAt: Int64?
+    /// How many connections in a row the broker dropped before `stableBrokerConnection` passed.
     private var shortBrokerConnections = 0
     private var daemonFailuresLogged = 0
     private var badStates = 0
@@ -433,7 +432,8 @@ public final class Bridge {
 
     private func handle(disconnectReason reason: String) {
         if case .waiting = broker { return }
-        let wasConnected = brokerConnected
+        var connectedSince: Int64?
+        if case let .connected(since) = broker { connectedSince = since }
         let now = clinux_monotonic_ns()
         inFlight.removeAll()
         stateWaitsForAcknowledgements = false
@@ -441,7 +441,7 @@ public final class Bridge {
         discoveryCount = nil
         discoveryDue = nil
         lastBrokerError = nil
-        if wasConnected, let since = brokerConnectedAt {
+        if let since = connectedSince {
             if now - since >= stableBrokerConnection {
                 brokerBackoff.reset()
                 brokerFailuresLogged = 0
@@ -451,8 +451,7 @@ public final class Bridge {
                 if shortBrokerConnections == Self.shortConnectionsBeforeHint { logSessionTakeoverHint() }
             }
         }
-        brokerConnectedAt = nil
-        brokerFailed(wasConnected ? "lost the broker \(brokerName) (\(reason))"
+        brokerFailed(connectedSince != nil ? "lost the broker \(brokerName) (\(reason))"
                                   : "cannot connect to the broker \(brokerName): \(reason)", now: now)
     }
 
@@ -470,10 +469,9 @@ public final class Bridge {
     }
 
     private func brokerUp() {
-        broker = .connected
         // The backoff and the failure count are reset only once the connection has held
         // (`stableBrokerConnection`, checked when it is lost).
-        brokerConnectedAt = clinux_monotonic_ns()
+        broker = .connected(since: clinux_monotonic_ns())
         log.notice("connected to the broker \(brokerName) as '\(configuration.effectiveClientID)'")
         var patterns = [topics.base + "/set/+", topics.command(.recenter)]
         if let discovery { patterns.append(discovery.statusTopic) }
