@@ -63,11 +63,13 @@ let package = Package(
         // CUmockdev: the daemon benchmark drives a umockdev testbed (PTY-backed accelerometer).
         .executableTarget(name: "carousel-bench", dependencies: [
             "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CarouselDaemon",
-            "CLinux", "CUmockdev",
+            "CarouselPosix", "CLinux", "CUmockdev",
         ]),
 
         // Test doubles and helpers: paths to ../shared, spawning built binaries, umockdev testbeds.
-        .target(name: "CarouselTestSupport", dependencies: ["MotionFusion", "CarouselProtocol", "CarouselPosix", "CUmockdev", "CLinux"]),
+        .target(name: "CarouselTestSupport", dependencies: [
+            "MotionFusion", "CarouselProtocol", "CarouselPosix", "CarouselService", "CUmockdev", "CLinux",
+        ]),
 
         .testTarget(name: "CarouselINITests", dependencies: ["CarouselINI"]),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "CarouselTestSupport"]),

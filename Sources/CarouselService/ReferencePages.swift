@@ -1,3 +1,4 @@
+import CarouselPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,7 @@ public struct ReferencePages: Sendable, Equatable {
     }
 
     /// The pages for the running program (`/proc/self/exe`, which the kernel gives resolved).
-    public static let current = ReferencePages(executablePath: runningExecutablePath() ?? "")
+    public static let current = ReferencePages(executablePath: RunningExecutable.path() ?? "")
 
     /// The installed path of a reference page: `page("PROTOCOL.md")` is
     /// `/usr/share/doc/carouseld/PROTOCOL.md.gz`.
@@ -56,12 +57,5 @@ public struct ReferencePages: Sendable, Equatable {
     public static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    private static func runningExecutablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import CarouselPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,10 +53,7 @@ public enum TestPaths {
     /// The folder holding the built products (`carouseld`, `carouselctl`): the test runner's own
     /// folder, since SwiftPM puts the test bundle beside the executables it builds.
     public static let productsDirectory: String = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return packageRoot + "/.build/debug" }
-        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let exe = RunningExecutable.path() else { return packageRoot + "/.build/debug" }
         var parts = exe.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         parts.removeLast()
         // swift-testing runs inside `<name>PackageTests.xctest`; on Linux that is the file itself.

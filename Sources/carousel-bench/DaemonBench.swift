@@ -1,5 +1,6 @@
 import CLinux
 import CarouselProtocol
+import CarouselPosix
 import Glibc
 
 /// carouseld figures (issue 5 "Benchmark", issue 7), measured on the release binary:
@@ -349,10 +350,7 @@ struct DaemonBench {
             }
             return carouseldPath
         }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { throw BenchError.system("readlink /proc/self/exe") }
-        let me = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let me = RunningExecutable.path() else { throw BenchError.system("readlink /proc/self/exe") }
         let dir = me.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let path = dir + "/carouseld"
         guard access(path, X_OK) == 0 else {
@@ -369,9 +367,7 @@ struct DaemonBench {
             let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if access(cwd + "/Package.swift", R_OK) == 0 { return cwd }
         }
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return "." }
-        let me = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let me = RunningExecutable.path() else { return "." }
         return me.split(separator: "/", omittingEmptySubsequences: false).dropLast(4).joined(separator: "/")
     }
 
