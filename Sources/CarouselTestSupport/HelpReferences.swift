@@ -1,3 +1,4 @@
+import CarouselService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,13 +8,11 @@ import Glibc
 /// tree's docs/, which an installed system does not have. (An example may still run a command
 /// "in a checkout of the source", such as carouseld's on configs/demo.conf.)
 public enum HelpReferences {
-    /// The Debian package's folder of reference pages (`make install-doc`, DOCDIR).
-    public static let packagedDirectory = "/usr/share/doc/carouseld"
-
     /// The problems of `help`, empty when there are none: each repository path it names
-    /// (`docs/…`), and each path under `packagedDirectory` that `make install-doc`
+    /// (`docs/…`), and each path under `ReferencePages.packagedDirectory` that `make install-doc`
     /// would not install (README.md and docs/*.md compressed, docs/examples/ as is).
     public static func problems(in help: String) -> [String] {
+        let packagedDirectory = ReferencePages.packagedDirectory
         var problems: [String] = []
         let words = help.split(whereSeparator: { " \n\t()'\",;".contains($0) }).map { word in
             String(word.reversed().drop { ".:".contains($0) }.reversed())
