@@ -17,15 +17,24 @@ import Testing
         #expect(!h.core.needsSamples)
         h.send(#"{"cmd":"recenter_tilt"}"#, from: c)
         h.send(#"{"cmd":"poll"}"#, from: c)
-        // Nothing yet: the request waits for a sample, and the poll behind it waits too.
+        // Nothing yet: the request waits for a sample, and the poll behind it waits too; the
+        // shell is to stop reading the connection meanwhile.
         #expect(h.read(c).isEmpty)
         #expect(h.core.needsSamples)
+        #expect(!h.core.acceptsInput(from: c))
+        var due: [ClientID] = []
+        h.core.takeClientsToFlush(into: &due)
+        due = []
         #expect(h.core.nextDeadline == h.now + DaemonCore.recenterWaitNanoseconds)
         // The shell starts the (replay) sensor; its first sample gives an estimate of −14°.
         h.core.sensorStarted(now: h.now)
         h.tilt.roll = -14
         h.now += 30 * CoreHarness.ms
         h.core.samplesArrived([sample], now: h.now)
+        // The wait is over: the connection is due in the shell, which reads it again.
+        #expect(h.core.acceptsInput(from: c))
+        h.core.takeClientsToFlush(into: &due)
+        #expect(due == [c])
         let got = h.read(c)
         #expect(h.tilt.recentered == 1)
         #expect(got.first == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"recenter_tilt"}"#)))

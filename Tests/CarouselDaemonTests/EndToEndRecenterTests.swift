@@ -1,5 +1,6 @@
 import CarouselProtocol
 import CarouselTestSupport
+import CLinux
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -63,6 +64,53 @@ import Glibc
         try c.send(#"{"cmd":"samples","enable":true}"#)
         try waitForSamples(c, 20)
         #expect(abs(try polledRoll(c)) < 0.5)
+        #expect(try daemon.stop() == 0)
+    }
+
+    /// While a `recenter_tilt` waits for an estimate, the requests after it wait too, so the
+    /// daemon does not read the connection: what the client sends meanwhile stays in its socket,
+    /// whose full buffer blocks the client, instead of piling up in the daemon's memory (a
+    /// client writing as fast as it can got 500 MB into it within the 2 s wait). Once the wait
+    /// is over, every request is answered in order.
+    @Test func requestsSentWhileARecenterWaitsStayInTheSocket() throws {
+        // A device in free fall (zero acceleration and rotation): the replay delivers samples
+        // (status `replay`) but no attitude comes of them, so the request waits the full 2 s.
+        let recording = TestTemp.path("free-fall.csv")
+        try TestTemp.write("timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
+            + (0..<100).map { "\($0 * 10_000_000),0,0,0,0,0,0\n" }.joined(), to: recording)
+        defer { unlink(recording) }
+        let daemon = try E2EDaemon("recenter-flood", overrides: ["sensor": ["source": "replay", "replay_file": recording,
+                                                                            "replay_loop": "yes"]])
+        let c = try daemon.client()
+        try c.send(#"{"cmd":"recenter_tilt"}"#)
+        // 8 MiB of polls, 1 KiB a line, written without blocking until the socket has taken
+        // nothing for 300 ms.
+        let line = Array((#"{"cmd":"poll"}"# + String(repeating: " ", count: 1024 - 15) + "\n").utf8)
+        let flood = [[UInt8]](repeating: line, count: 8192).flatMap { $0 }
+        #expect(fcntl(c.fd, F_SETFL, fcntl(c.fd, F_GETFL) | O_NONBLOCK) == 0)
+        var sent = 0
+        var lastProgress = clinux_monotonic_ns()
+        while sent < flood.count, clinux_monotonic_ns() - lastProgress < 300_000_000 {
+            let n = flood[sent...].withUnsafeBytes { Glibc.send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { sent += n; lastProgress = clinux_monotonic_ns() } else { usleep(1000) }
+        }
+        // What fits in the socket's buffers and one 64 KiB read of the daemon's, not the 8 MiB.
+        #expect(sent < 1 << 20, "the daemon took \(sent) bytes while the recenter waited")
+        // Finish the line that was cut (blocking: the daemon reads again after the wait).
+        #expect(fcntl(c.fd, F_SETFL, fcntl(c.fd, F_GETFL) & ~O_NONBLOCK) == 0)
+        let polls = (sent + line.count - 1) / line.count
+        try c.sendRaw(Array(flood[sent..<(polls * line.count)]))
+        let name = try #require(recording.split(separator: "/").last)
+        let refused = try c.readJSON()
+        #expect(refused == (try WireJSONParser.parse(#"{"class":"ERROR","code":"unavailable","message":"no tilt estimate: "#
+            + #"the sensor delivered no sample within 2 s (sensor replay: replaying \#(name) at 1.0× speed, looping)","#
+            + #""cmd":"recenter_tilt"}"#)))
+        for k in 0..<polls {
+            let reply = try c.readJSON()
+            guard reply.isState else { Issue.record("reply \(k + 1) of \(polls) is not a STATE: \(reply)"); break }
+        }
+        try c.send(#"{"cmd":"status"}"#)
+        #expect(try c.readJSON()["class"] == .string("STATUS"))
         #expect(try daemon.stop() == 0)
     }
 }

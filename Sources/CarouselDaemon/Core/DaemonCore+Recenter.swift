@@ -81,6 +81,7 @@ extension DaemonCore {
         recenterWaiters.removeAll(where: matches)
         for s in done {
             s.recenterDeadline = nil
+            markForFlush(s)  // the shell reads its input again (`acceptsInput`)
             answer(s)
         }
         for s in done { handleBufferedLines(of: s, now: now) }

@@ -219,7 +219,8 @@ public final class DaemonCore {
     }
 
     /// The connections whose output or state changed since the last call (new output, dropped,
-    /// closing), each once, in the order they became due; appended to `ids`.
+    /// closing, a `recenter_tilt` wait over so its input is read again), each once, in the
+    /// order they became due; appended to `ids`.
     public func takeClientsToFlush(into ids: inout [ClientID]) {
         for s in flushQueue {
             s.queuedForFlush = false
@@ -239,6 +240,16 @@ public final class DaemonCore {
     public func isSubscribed(_ id: ClientID) -> Bool {
         guard let s = sessions[id] else { return false }
         return s.subscription != .none
+    }
+
+    /// Whether the shell should read more of `id`'s input now: false while a `recenter_tilt` of
+    /// it waits for a fresh estimate. Its later requests wait with it, so what it sends in the
+    /// meantime (up to 2 s of it) would otherwise pile up unread in its framer without bound; the
+    /// shell stops reading instead, and the peer's writes block once its socket is full. When
+    /// the wait ends the connection is put in the flush queue (`takeClientsToFlush`), where the
+    /// shell asks again.
+    public func acceptsInput(from id: ClientID) -> Bool {
+        sessions[id]?.recenterDeadline == nil
     }
 
     /// Whether `id`'s connection is to be shut down for writing once its output is flushed.

@@ -80,6 +80,10 @@ final class DaemonRuntime {
         /// peer shut down its sending side while watching (EOF would be reported forever), or
         /// the connection is closing and its final ERROR waits for room in the socket.
         var readClosed = false
+        /// Not read for now: its requests wait behind a `recenter_tilt` (`DaemonCore.acceptsInput`),
+        /// so what it sends stays in its socket, whose full buffer blocks the peer's writes,
+        /// instead of piling up in the daemon's memory. Read again once the wait is over.
+        var inputPaused = false
         init(fd: FileDescriptor) { self.fd = fd }
     }
 
@@ -588,8 +592,8 @@ final class DaemonRuntime {
         if events & Epoll.writable != 0 { flush(id, connection, now: now) }
         guard clients[id] != nil else { return }
         if events & (Epoll.readable | Epoll.hangup) != 0 {
-            // Only EPOLLHUP/EPOLLERR reach a read-closed connection: the peer is gone.
-            if connection.readClosed { closeClient(id); return }
+            // Only EPOLLHUP/EPOLLERR reach a read-closed or paused connection: the peer is gone.
+            if connection.readClosed || connection.inputPaused { closeClient(id); return }
             var n = 0
             var failure: Errno?
             readBuffer.withUnsafeMutableBytes { buffer in
@@ -599,6 +603,7 @@ final class DaemonRuntime {
                 if failure != .wouldBlock { closeClient(id) }
             } else if n > 0 {
                 core.received(readBuffer[0..<n], from: id, now: now)
+                if !core.acceptsInput(from: id) { setInputPaused(id, connection, true) }
             } else if events & UInt32(EPOLLHUP.rawValue) == 0, core.isSubscribed(id) {
                 // Half-closed (`shutdown(SHUT_WR)` after `watch`, as `nc -N` or `socat` do when
                 // their input ends): keep serving it; stop reading, since EOF stays readable.
@@ -625,6 +630,7 @@ final class DaemonRuntime {
     /// Writes what the core queued for `id`, with MSG_NOSIGNAL, until EAGAIN.
     private func flush(_ id: ClientID, _ connection: Connection, now: Int64) {
         let fd = connection.fd
+        if connection.inputPaused, core.acceptsInput(from: id) { setInputPaused(id, connection, false) }
         let outcome = core.flush(id, now: now) { Self.send($0, to: fd) }
         switch outcome {
         case .close:
@@ -658,10 +664,17 @@ final class DaemonRuntime {
         updateInterest(id, connection)
     }
 
-    /// The connection's epoll interest from its state: readable unless read-closed, writable
-    /// while output waits for room. (EPOLLHUP and EPOLLERR are always reported.)
+    private func setInputPaused(_ id: ClientID, _ connection: Connection, _ on: Bool) {
+        guard on != connection.inputPaused else { return }
+        connection.inputPaused = on
+        updateInterest(id, connection)
+    }
+
+    /// The connection's epoll interest from its state: readable unless read-closed or paused,
+    /// writable while output waits for room. (EPOLLHUP and EPOLLERR are always reported.)
     private func updateInterest(_ id: ClientID, _ connection: Connection) {
-        var events: UInt32 = connection.readClosed ? 0 : Epoll.readable | UInt32(EPOLLRDHUP.rawValue)
+        let reads = !connection.readClosed && !connection.inputPaused
+        var events: UInt32 = reads ? Epoll.readable | UInt32(EPOLLRDHUP.rawValue) : 0
         if connection.writeInterest { events |= Epoll.writable }
         try? epoll.modify(connection.fd.rawValue, events: events, token: Token.clientBase + UInt64(id.rawValue))
     }
