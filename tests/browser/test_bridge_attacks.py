@@ -235,6 +235,43 @@ def test_the_bridge_forwards_only_the_pages_requests(carousel):
     assert state["index"] == 3 and state["autoplay"] == "off", state
 
 
+def test_numbers_and_strings_the_daemon_refuses_are_refused_not_rewritten(carousel):
+    """The bridge forwards the parsed request written again, so what Python's JSON reads
+    differently from the daemon must be refused by the bridge itself: a lone UTF-16 surrogate
+    (which cannot be written as UTF-8, and closed the page's connection without a word), a number
+    that overflows (read as inf, forwarded as `Infinity`, which the daemon then called an
+    unexpected character 'I' the page never sent) or underflows (forwarded as 0.0)."""
+    daemon, bridge = carousel(name="numbers")
+    hostile = [
+        (r'{"cmd":"poll","id":"\ud800"}', "not JSON: a string holds the unpaired UTF-16 surrogate \\ud800"),
+        (r'{"cmd":"scroll_to","index":"\udfff\ud800"}', "not JSON: a string holds the unpaired UTF-16 surrogate \\udfff"),
+        (r'{"cmd":"scroll_to","index":1e400}', "not JSON: number 1e400 out of range"),
+        (r'{"cmd":"drag","phase":"began","location":-2E+308}', "not JSON: number -2E+308 out of range"),
+        (r'{"cmd":"tap","location":1e-400}', "not JSON: number 1e-400 too small (below 2.2250738585072014e-308, it underflows)"),
+        (r'{"cmd":"tap","location":4.9e-324}', "not JSON: number 4.9e-324 too small (below 2.2250738585072014e-308, it underflows)"),
+    ]
+
+    async def run():
+        async with websockets.connect(f"ws://127.0.0.1:{bridge.port}/", origin=f"http://127.0.0.1:{bridge.port}") as ws:
+            assert json.loads(await ws.recv())["class"] == "VERSION"
+            replies = []
+            for message, _ in hostile:
+                await ws.send(message)
+                replies.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
+            # An exact zero, a pair of surrogates (one character) and the largest finite numbers pass.
+            await ws.send('{"cmd":"scroll_to","index":0.0e-400,"animated":false,"id":"\\ud83d\\ude00"}')
+            await ws.send('{"cmd":"tap","location":1.7976931348623157e308,"cross":2.2250738585072014e-308}')
+            await ws.send('{"cmd":"poll"}')
+            rest = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(3)]
+            return replies, rest
+
+    replies, rest = asyncio.run(run())
+    for (message, text), reply in zip(hostile, replies):
+        assert reply == {"class": "ERROR", "code": "bad_json", "message": text}, (message, reply)
+    assert rest[0] == {"class": "ACK", "cmd": "scroll_to"} and rest[1] == {"class": "ACK", "cmd": "tap"}, rest
+    assert rest[2]["class"] == "STATE", rest
+
+
 # ---- issue 29 item 8: DNS rebinding ----
 
 def test_dns_rebinding_names_are_refused(carousel):
