@@ -50,7 +50,7 @@ let package = Package(
         ]),
         // Argument parsing and the carouselctl subcommands, as a library so tests call them in-process.
         .target(name: "CarouselCommandLine", dependencies: [
-            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CarouselService", "CLinux",
+            "CarouselEngine", "MotionFusion", "IIOSensors", "CarouselProtocol", "CarouselConfig", "CarouselPosix", "CarouselService", "CLinux",
         ]),
 
         // The MQTT bridge (docs/MQTT.md): libmosquitto's thin wrapper, the bridge, its main.

@@ -130,4 +130,23 @@ import CarouselTestSupport
         #expect(run.status == .noInput)
         #expect(run.err == "carouselctl: \(dir): is a directory, not a file\n")
     }
+
+    /// `/dev/zero` was read without end (the process aborted once memory ran out) and a FIFO
+    /// waited for a writer; a file too long to be a calibration file was read whole.
+    @Test func showingADeviceAFIFOOrAHugeFileIsRefusedUnread() throws {
+        let dir = makeTempDirectory("showdevice")
+        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
+        for (path, kind) in [("/dev/zero", "a character device"), (dir + "/fifo", "a FIFO")] {
+            let run = runCtl(["calibration", "show", "--file", path, "--socket", dir + "/no.sock"])
+            #expect(run.status == .noInput, "\(path): \(run.err)")
+            #expect(run.err == "carouselctl: \(path): not a regular file but \(kind)\n")
+        }
+        let huge = dir + "/huge.conf"
+        let fd = open(huge, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        #expect(fd >= 0 && ftruncate(fd, 64 * 1024 + 1) == 0)
+        close(fd)
+        let run = runCtl(["calibration", "show", "--file", huge, "--socket", dir + "/no.sock"])
+        #expect(run.status == .dataError)
+        #expect(run.err == "carouselctl: \(huge): larger than 64 KiB\n")
+    }
 }

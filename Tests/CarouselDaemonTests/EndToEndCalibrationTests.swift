@@ -110,6 +110,28 @@ import Glibc
         #expect(try daemon.stop() == 0)
     }
 
+    /// A calibration file replaced by a FIFO: the reload's open waited for a writer, so the
+    /// daemon's loop stopped and nothing was answered again. Now it is refused unread, with a
+    /// warning, and the previous calibration stays.
+    @Test func aCalibrationFileThatIsAFIFOIsRefusedUnread() throws {
+        let recording = try Self.writeFlatRecording()
+        defer { unlink(recording) }
+        let sensorName = String(recording.split(separator: "/").last ?? "")
+        let calibration = TestTemp.path("fifo-calibration.conf")
+        defer { unlink(calibration) }
+        try TestTemp.write(Self.calibrationText(sensor: sensorName, path: recording, neutralRollDeg: 10), to: calibration)
+        let daemon = try E2EDaemon("calibration-fifo", overrides: Self.replayOverrides(recording: recording, calibration: calibration))
+        let c = try daemon.client()
+        #expect(try Self.status(c)["calibration"]?["applied"] == .bool(true))
+        unlink(calibration)
+        #expect(mkfifo(calibration, 0o600) == 0)
+        try c.send(#"{"cmd":"reload"}"#)
+        #expect(try c.readUntil { $0["class"] == .string("ACK") }.last?["cmd"] == .string("reload"))
+        #expect(try Self.status(c)["calibration"]?["applied"] == .bool(true))
+        #expect(daemon.process.log.contains("\(calibration): cannot be read: not a regular file but a FIFO"))
+        #expect(try daemon.stop() == 0)
+    }
+
     @Test func aCalibrationForAnotherSensorIsIgnoredWithAWarning() throws {
         let recording = try Self.writeFlatRecording()
         defer { unlink(recording) }

@@ -2,6 +2,9 @@ import CarouselConfig
 import CarouselProtocol
 import Testing
 @testable import CarouselDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 15, defects 2 and 3, in process: a reload (`DaemonOptions.reloadConfiguration`, what
 /// SIGHUP and `reload` call) accepted a `replay_file` that `--check-config` rejects, and an
@@ -62,6 +65,24 @@ import Testing
         let (reload, (_, stderr)) = reloadAndCheck("[sensor]\nsource = replay\nreplay_file = rec.csv\n", directory: directory)
         #expect(reload?.description == "\(directory)/c.conf:3: [sensor] replay_file: '\(directory)/rec.csv' can never play: \(directory)/rec.csv: no samples")
         #expect(stderr == "carouseld: \(reload?.description ?? "-")\n")
+    }
+
+    /// A `replay_file` that is a device or a FIFO: `/dev/zero` was read without end (start-up,
+    /// `--check-config` and a reload alike: the daemon aborted once memory ran out) and a FIFO's
+    /// open waited for a writer, stopping the daemon's loop; `/dev/null` read as an empty
+    /// recording. Now each is refused by what it is, unread.
+    @Test func aReplayFileThatIsNotARegularFileIsRefusedUnread() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        #expect(mkfifo(directory + "/fifo.csv", 0o600) == 0)
+        for (file, kind) in [("/dev/zero", "a character device"), ("/dev/null", "a character device"),
+                             (directory + "/fifo.csv", "a FIFO"), (directory, "a directory")] {
+            let (reload, (status, stderr)) = reloadAndCheck("[sensor]\nsource = replay\nreplay_file = \(file)\n",
+                                                            directory: directory)
+            #expect(reload?.description == "\(directory)/c.conf:3: [sensor] replay_file: '\(file)' can never play: "
+                + "\(file): cannot read: not a regular file but \(kind)")
+            #expect(status == .configuration)
+            #expect(stderr == "carouseld: \(reload?.description ?? "-")\n")
+        }
     }
 
     @Test func anEmptyOrCommentOnlyFileIsRefused() {

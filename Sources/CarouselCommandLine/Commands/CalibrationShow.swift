@@ -46,7 +46,7 @@ enum CalibrationShowCommand {
             let path = args.value("--file") ?? daemonFile ?? settings.configuration.calibration.file
             let text: String
             do throws(TextFile.Failure) {
-                text = try TextFile.read(path: path)
+                text = try TextFile.read(path: path, limit: CalibrationFile.maximumFileBytes)
             } catch {
                 if case .notFound = error {
                     throw CommandError(.noInput, "no calibration file at \(path): the sensor is uncalibrated (run 'carouselctl calibrate')")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarouselPosix
 import CarouselProtocol
 
 /// Reads small text files (recordings, scenarios, calibration files) for carouselctl
@@ -19,13 +20,18 @@ public enum TextFile {
         /// `LineReader`: a line longer than `LineReader.maximumLineBytes` (not a text file):
         /// exit 65.
         case lineTooLong(path: String, line: Int)
+        /// `read(path:limit:)`: not a regular file (`/dev/zero`, a FIFO, a socket); `kind`
+        /// names what it is: exit 66.
+        case notRegularFile(path: String, kind: String)
+        /// `read(path:limit:)`: longer than the limit (`description` gives it): exit 65.
+        case tooLarge(path: String, limit: String)
 
         public var exitStatus: ExitStatus {
             switch self {
-            case .notFound, .isDirectory: return .noInput
+            case .notFound, .isDirectory, .notRegularFile: return .noInput
             case .permissionDenied: return .noPermission
             case .io: return .ioError
-            case .lineTooLong: return .dataError
+            case .lineTooLong, .tooLarge: return .dataError
             }
         }
 
@@ -37,6 +43,8 @@ public enum TextFile {
             case let .io(path, code): return "\(path): \(String(cString: strerror(code))) (errno \(code))"
             case let .lineTooLong(path, line):
                 return "\(path):\(line): line longer than \(LineReader.maximumLineBytes) bytes (not a text file?)"
+            case let .notRegularFile(path, kind): return "\(path): not a regular file but \(kind)"
+            case let .tooLarge(path, limit): return "\(path): larger than \(limit)"
             }
         }
 
@@ -44,24 +52,21 @@ public enum TextFile {
         public var commandError: CommandError { CommandError(exitStatus, description) }
     }
 
-    /// Reads the whole file at `path` as UTF-8 (invalid sequences become U+FFFD), retrying EINTR.
+    /// Reads the whole regular file at `path` as UTF-8 (invalid sequences become U+FFFD), up to
+    /// `limit` bytes (`BoundedFile`: `/dev/zero` or a FIFO is refused, not read without end or
+    /// waited on).
     /// - Throws: `TextFile.Failure`.
-    public static func read(path: String) throws(Failure) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw failure(path: path, errno: errno) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure(path: path, errno: errno)
+    public static func read(path: String, limit: Int) throws(Failure) -> String {
+        do {
+            return String(decoding: try BoundedFile.read(path, limit: limit), as: UTF8.self)
+        } catch {
+            switch error {
+            case let .system(e): throw failure(path: path, errno: e.rawValue)
+            case .notRegular(kind: "a directory"): throw .isDirectory(path: path)
+            case let .notRegular(kind): throw .notRegularFile(path: path, kind: kind)
+            case let .tooLarge(limit): throw .tooLarge(path: path, limit: BoundedFile.bytesText(limit))
             }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func failure(path: String, errno code: Int32) -> Failure {

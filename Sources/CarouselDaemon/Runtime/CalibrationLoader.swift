@@ -22,17 +22,20 @@ enum CalibrationLoader {
         case failed(String)
     }
 
-    /// Reads and parses `path` (at most 64 KiB: a calibration file is a dozen lines).
+    /// Reads and parses `path`: a regular file of at most `CalibrationFile.maximumFileBytes` (a FIFO would stop
+    /// the daemon's loop waiting for a writer; a longer file is not a calibration file).
     static func read(path: String) -> Outcome {
         guard !path.isEmpty else { return .missing }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let e = clinux_errno()
-            if e == ENOENT { return .missing }
+        let text: String
+        do {
+            text = String(decoding: try BoundedFile.read(path, limit: CalibrationFile.maximumFileBytes), as: UTF8.self)
+        } catch .system(let e) where e.rawValue == ENOENT {
+            return .missing
+        } catch .system(let e) {
             return .failed(SystemError("open \(path)", errno: e).description)
+        } catch {
+            return .failed("\(path): cannot be read: \(error.reason)")
         }
-        close(fd)
-        guard let text = readSmallFile(path) else { return .failed("\(path): cannot be read") }
         do {
             return .loaded(try CalibrationFile.parse(text: text, path: path))
         } catch {

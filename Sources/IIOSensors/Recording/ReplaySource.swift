@@ -43,6 +43,9 @@ public final class ReplaySource: SensorSource {
     private var timestampBase: Int64 = 0
     private var lastTimestamp: Int64?
     private let intervalNanoseconds: Int64
+    /// The largest recording replayed, bytes (256 MiB, about 3.5 million native CSV rows, over
+    /// nine hours at 100 Hz): it is held whole, as text and as samples.
+    public static let maximumFileBytes = 256 << 20
     /// Wake-ups are batched to at most one per 5 ms (200 Hz), so a fast replay of a 100 Hz
     /// recording does not wake the loop for every sample.
     private static let minimumWakeNanoseconds: Int64 = 5_000_000
@@ -61,11 +64,16 @@ public final class ReplaySource: SensorSource {
     ///   - loop: start again after the end.
     ///   - asFastAsPossible: ignore time and release everything at once.
     ///   - clock: CLOCK_MONOTONIC (release times, staleness); a scripted clock in tests.
-    /// - Throws: `SensorError.recording(file:line:reason:)` for a missing, empty or bad file.
+    /// - Throws: `SensorError.recording(file:line:reason:)` for a missing, empty or bad file, one
+    ///   that is not a regular file (`/dev/zero`, a FIFO, a directory) or one over
+    ///   `maximumFileBytes`.
     public init(path: String, speed: Double = 1, loop: Bool = false, asFastAsPossible: Bool = false,
                 clock: MonotonicClock = SystemMonotonicClock.shared) throws(SensorError) {
-        guard let text = ReplaySource.readFile(path) else {
-            throw SensorError.recording(file: path, line: 0, reason: "cannot read (errno \(errno))")
+        let text: String
+        do {
+            text = String(decoding: try BoundedFile.read(path, limit: Self.maximumFileBytes), as: UTF8.self)
+        } catch {
+            throw SensorError.recording(file: path, line: 0, reason: "cannot read: \(error.reason)")
         }
         do {
             samples = try RecordingReader.parse(text: text)
@@ -165,20 +173,5 @@ public final class ReplaySource: SensorSource {
     private func releaseTime(_ index: Int) -> Int64 {
         let recorded = passOffset + samples[index].timestampNanoseconds - samples[0].timestampNanoseconds
         return startNanoseconds + Int64(Double(recorded) / speed)
-    }
-
-    private static func readFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

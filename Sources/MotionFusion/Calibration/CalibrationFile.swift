@@ -24,6 +24,10 @@
 /// numbers separated by spaces or commas. Comments start with `#` or `;`. Keys the parser
 /// does not know are kept in `unknownKeys` (a newer writer's figures are not an error).
 public struct CalibrationFile: Equatable, Sendable {
+    /// The largest calibration file carouseld and `carouselctl calibration show` read, bytes
+    /// (64 KiB): one is a dozen lines, so a longer file is not a calibration file.
+    public static let maximumFileBytes = 64 << 10
+
     /// IIO device name (`name` attribute) or, for a recording, `replay`.
     public var sensorName: String
     /// sysfs path of the device (`/sys/bus/iio/devices/iio:deviceN`) or the recording's path;
