@@ -149,4 +149,21 @@ import CarouselTestSupport
         #expect(run.status == .dataError)
         #expect(run.err == "carouselctl: \(huge): larger than 64 KiB\n")
     }
+
+    /// `calibrate --replay /dev/zero` read without end and aborted; a FIFO among `--from-files`
+    /// waited for a writer. Both are refused unread, before any file is written.
+    @Test func calibratingFromADeviceOrAFIFOIsRefusedUnread() throws {
+        let dir = makeTempDirectory("calibratedevice")
+        #expect(mkfifo(dir + "/fifo.csv", 0o600) == 0)
+        let config = writeTestConfig(in: dir)
+        let replay = runCtl(["calibrate", "--replay", "/dev/zero", "--output", dir + "/c.conf", "--config", config, "--yes"])
+        #expect(replay.status == .noInput)
+        #expect(replay.err == "carouselctl: /dev/zero: not a regular file but a character device\n")
+        let good = try TestPaths.dataset("xio-fusion-example/sensor_data.csv")
+        let files = runCtl(["calibrate", "--from-files", good, good, dir + "/fifo.csv", good, good, good,
+                            "--output", dir + "/c.conf", "--config", config, "--yes"])
+        #expect(files.status == .noInput)
+        #expect(files.err.hasSuffix("carouselctl: \(dir)/fifo.csv: not a regular file but a FIFO\n"), "\(files.err)")
+        #expect(access(dir + "/c.conf", F_OK) != 0)
+    }
 }

@@ -165,32 +165,6 @@ enum PosixFile {
         }
     }
 
-    /// Reads a whole file.
-    static func read(_ path: String) throws(FileIOError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError(path: path, operation: "open", errno: errno) }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(fd, base, buffer.count)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileIOError(path: path, operation: "read", errno: errno)
-            }
-            if n == 0 { break }
-            result.append(contentsOf: chunk[0..<n])
-        }
-        return result
-    }
-
-    static func readText(_ path: String) throws(FileIOError) -> String {
-        String(decoding: try read(path), as: UTF8.self)
-    }
-
     static func syncDirectory(_ directory: String) throws(FileIOError) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIOError(path: directory, operation: "open directory", errno: errno) }

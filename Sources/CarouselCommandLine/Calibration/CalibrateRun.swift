@@ -223,7 +223,8 @@ enum CalibrateRun {
     static func readPrevious(_ path: String, io: CommandIO) -> CalibrationFile? {
         guard access(path, F_OK) == 0 else { return nil }
         do {
-            return try CalibrationFile.parse(text: try PosixFile.readText(path), path: path)
+            return try CalibrationFile.parse(text: try TextFile.read(path: path, limit: CalibrationFile.maximumFileBytes),
+                                             path: path)
         } catch let error as CalibrationFileError {
             io.err("carouselctl: warning: the existing calibration is not usable (\(error.description)); it will be kept as .bak\n")
         } catch {

@@ -22,13 +22,15 @@ public struct CollectedSamples: Sendable {
 enum SampleCollection {
     /// All samples of a recording (native CSV or a dataset format MotionFusion reads), or those of
     /// its first `durationSeconds`.
-    /// - Throws: 66 when the file cannot be opened, 65 naming `file:line` for a bad row.
+    /// - Throws: `TextFile.Failure`'s status when the file cannot be read (66 missing, not a
+    ///   regular file; 77 permission; 65 over `ReplaySource.maximumFileBytes`, as carouseld
+    ///   refuses it), 65 naming `file:line` for a bad row.
     static func fromRecording(path: String, durationSeconds: Double?) throws(CommandError) -> CollectedSamples {
         let text: String
         do {
-            text = try PosixFile.readText(path)
+            text = try TextFile.read(path: path, limit: ReplaySource.maximumFileBytes)
         } catch {
-            throw CommandError(error.errno == EACCES ? .noPermission : .noInput, error.description)
+            throw error.commandError
         }
         var samples: [IMUSample]
         do {
