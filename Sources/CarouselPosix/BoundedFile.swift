@@ -8,7 +8,8 @@ import Glibc
 /// be `/dev/zero` (endless: read whole, it takes every byte of memory and aborts the process), a
 /// FIFO (whose open waits for a writer, forever for a daemon reloading) or a directory. The open
 /// is non-blocking so that a FIFO is refused rather than waited on; a regular file is read whole,
-/// up to `limit` bytes.
+/// up to `limit` bytes. A command-line program may also accept pipes (`acceptsPipes`: a FIFO,
+/// `/dev/stdin` fed by a pipe, a shell's `<(…)`), read up to the same limit.
 public enum BoundedFile {
     /// Why the file was not read.
     public enum Failure: Error, Equatable, Sendable {
@@ -32,19 +33,22 @@ public enum BoundedFile {
     }
 
     /// The bytes of the regular file at `path`.
-    /// - Parameter limit: the most bytes accepted; a longer file is `tooLarge`.
+    /// - Parameters:
+    ///   - limit: the most bytes accepted; a longer file is `tooLarge`.
+    ///   - acceptsPipes: a FIFO or pipe is read too (its open waits for a writer), not refused.
     /// - Throws: `Failure` (`.system` carries open's or read's errno: ENOENT for a missing file).
-    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String, limit: Int, acceptsPipes: Bool = false) throws(Failure) -> [UInt8] {
         let fd: Int32
         do {
-            fd = try retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+            fd = try retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC | (acceptsPipes ? 0 : O_NONBLOCK)) }
         } catch {
             throw .system(error)
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system(.current) }
-        if let kind = kindName(info.st_mode) { throw .notRegular(kind: kind) }
+        let isPipe = info.st_mode & S_IFMT == S_IFIFO
+        if !(acceptsPipes && isPipe), let kind = kindName(info.st_mode) { throw .notRegular(kind: kind) }
         if Int(info.st_size) > limit { throw .tooLarge(limit: limit) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))

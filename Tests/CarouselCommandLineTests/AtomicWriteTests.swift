@@ -131,39 +131,49 @@ import CarouselTestSupport
         #expect(run.err == "carouselctl: \(dir): is a directory, not a file\n")
     }
 
-    /// `/dev/zero` was read without end (the process aborted once memory ran out) and a FIFO
-    /// waited for a writer; a file too long to be a calibration file was read whole.
-    @Test func showingADeviceAFIFOOrAHugeFileIsRefusedUnread() throws {
+    /// `/dev/zero` was read without end (the process aborted once memory ran out), and so was a
+    /// pipe or a file too long to be a calibration file. A device is refused unread; a FIFO is
+    /// read as a file (`<(…)` works), as far as the limit.
+    @Test func showingADeviceOrAnOverlongFileOrPipeIsRefused() throws {
         let dir = makeTempDirectory("showdevice")
-        #expect(mkfifo(dir + "/fifo", 0o600) == 0)
-        for (path, kind) in [("/dev/zero", "a character device"), (dir + "/fifo", "a FIFO")] {
-            let run = runCtl(["calibration", "show", "--file", path, "--socket", dir + "/no.sock"])
-            #expect(run.status == .noInput, "\(path): \(run.err)")
-            #expect(run.err == "carouselctl: \(path): not a regular file but \(kind)\n")
-        }
+        let device = runCtl(["calibration", "show", "--file", "/dev/zero", "--socket", dir + "/no.sock"])
+        #expect(device.status == .noInput)
+        #expect(device.err == "carouselctl: /dev/zero: not a regular file but a character device\n")
         let huge = dir + "/huge.conf"
         let fd = open(huge, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
         #expect(fd >= 0 && ftruncate(fd, 64 * 1024 + 1) == 0)
         close(fd)
-        let run = runCtl(["calibration", "show", "--file", huge, "--socket", dir + "/no.sock"])
-        #expect(run.status == .dataError)
-        #expect(run.err == "carouselctl: \(huge): larger than 64 KiB\n")
+        let long = runCtl(["calibration", "show", "--file", huge, "--socket", dir + "/no.sock"])
+        #expect(long.status == .dataError)
+        #expect(long.err == "carouselctl: \(huge): larger than 64 KiB\n")
+        // A FIFO holding 64 KiB + 1 (its buffer grown to 128 KiB) and kept open for writing, as
+        // a writer that never stops: read up to the limit, then refused.
+        let fifo = dir + "/fifo.conf"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = open(fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        defer { close(writer) }
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (fcntl(2)), which Glibc declares for _GNU_SOURCE only
+        #expect(writer >= 0 && fcntl(writer, setPipeSize, 128 * 1024) >= 128 * 1024)
+        let bytes = [UInt8](repeating: 0x23, count: 64 * 1024 + 1)
+        #expect(bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == bytes.count)
+        let piped = runCtl(["calibration", "show", "--file", fifo, "--socket", dir + "/no.sock"])
+        #expect(piped.status == .dataError)
+        #expect(piped.err == "carouselctl: \(fifo): larger than 64 KiB\n")
     }
 
-    /// `calibrate --replay /dev/zero` read without end and aborted; a FIFO among `--from-files`
-    /// waited for a writer. Both are refused unread, before any file is written.
-    @Test func calibratingFromADeviceOrAFIFOIsRefusedUnread() throws {
+    /// `calibrate --replay /dev/zero`, or a device among `--from-files`, read without end and
+    /// aborted. Refused unread, before any file is written.
+    @Test func calibratingFromADeviceIsRefusedUnread() throws {
         let dir = makeTempDirectory("calibratedevice")
-        #expect(mkfifo(dir + "/fifo.csv", 0o600) == 0)
         let config = writeTestConfig(in: dir)
         let replay = runCtl(["calibrate", "--replay", "/dev/zero", "--output", dir + "/c.conf", "--config", config, "--yes"])
         #expect(replay.status == .noInput)
         #expect(replay.err == "carouselctl: /dev/zero: not a regular file but a character device\n")
         let good = try TestPaths.dataset("xio-fusion-example/sensor_data.csv")
-        let files = runCtl(["calibrate", "--from-files", good, good, dir + "/fifo.csv", good, good, good,
+        let files = runCtl(["calibrate", "--from-files", good, good, "/dev/urandom", good, good, good,
                             "--output", dir + "/c.conf", "--config", config, "--yes"])
         #expect(files.status == .noInput)
-        #expect(files.err.hasSuffix("carouselctl: \(dir)/fifo.csv: not a regular file but a FIFO\n"), "\(files.err)")
+        #expect(files.err.hasSuffix("carouselctl: /dev/urandom: not a regular file but a character device\n"), "\(files.err)")
         #expect(access(dir + "/c.conf", F_OK) != 0)
     }
 }

@@ -20,8 +20,8 @@ public enum TextFile {
         /// `LineReader`: a line longer than `LineReader.maximumLineBytes` (not a text file):
         /// exit 65.
         case lineTooLong(path: String, line: Int)
-        /// `read(path:limit:)`: not a regular file (`/dev/zero`, a FIFO, a socket); `kind`
-        /// names what it is: exit 66.
+        /// `read(path:limit:)`: neither a regular file nor a pipe (`/dev/zero`, a socket);
+        /// `kind` names what it is: exit 66.
         case notRegularFile(path: String, kind: String)
         /// `read(path:limit:)`: longer than the limit (`description` gives it): exit 65.
         case tooLarge(path: String, limit: String)
@@ -52,13 +52,13 @@ public enum TextFile {
         public var commandError: CommandError { CommandError(exitStatus, description) }
     }
 
-    /// Reads the whole regular file at `path` as UTF-8 (invalid sequences become U+FFFD), up to
-    /// `limit` bytes (`BoundedFile`: `/dev/zero` or a FIFO is refused, not read without end or
-    /// waited on).
+    /// Reads the whole regular file or pipe at `path` as UTF-8 (invalid sequences become U+FFFD),
+    /// up to `limit` bytes (`BoundedFile`: a device such as `/dev/zero` is refused, not read
+    /// without end; a FIFO or `<(…)` is read, as far as the limit).
     /// - Throws: `TextFile.Failure`.
     public static func read(path: String, limit: Int) throws(Failure) -> String {
         do {
-            return String(decoding: try BoundedFile.read(path, limit: limit), as: UTF8.self)
+            return String(decoding: try BoundedFile.read(path, limit: limit, acceptsPipes: true), as: UTF8.self)
         } catch {
             switch error {
             case let .system(e): throw failure(path: path, errno: e.rawValue)
