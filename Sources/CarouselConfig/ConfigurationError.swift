@@ -26,6 +26,8 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     case unknownSection(path: String, line: Int, section: String, known: [String])
     /// A key before any `[section]` header.
     case keyOutsideSection(path: String, line: Int, key: String)
+    /// A value that is not UTF-8 text (`INIError.valueNotUTF8`).
+    case valueNotUTF8(path: String, line: Int, section: String, key: String)
     /// A key this version does not know in a known section. `known` lists that section's keys.
     case unknownKey(path: String, line: Int, section: String, key: String, known: [String])
     /// The same key twice in one section.
@@ -58,6 +60,8 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .continuationLine(let line, let section, let key):
             self = .continuationLine(path: path, line: line, section: section, key: key)
         case .keyOutsideSection(let line, let key): self = .keyOutsideSection(path: path, line: line, key: key)
+        case .valueNotUTF8(let line, let section, let key):
+            self = .valueNotUTF8(path: path, line: line, section: section, key: key)
         }
     }
 
@@ -77,7 +81,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .fileMissing(let path), .unreadable(let path, _): return path
         case .syntax(let path, _, _), .lineTooLong(let path, _, _),
              .continuationLine(let path, _, _, _), .unknownSection(let path, _, _, _),
-             .keyOutsideSection(let path, _, _), .unknownKey(let path, _, _, _, _),
+             .keyOutsideSection(let path, _, _), .valueNotUTF8(let path, _, _, _), .unknownKey(let path, _, _, _, _),
              .duplicateKey(let path, _, _, _, _), .badValue(let path, _, _, _, _, _),
              .inconsistent(let path, _, _, _, _), .unusable(let path, _, _, _, _),
              .noSection(let path), .truncated(let path, _):
@@ -91,7 +95,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .fileMissing, .unreadable, .noSection: return nil
         case .truncated(_, let line): return line
         case .syntax(_, let line, _), .lineTooLong(_, let line, _), .continuationLine(_, let line, _, _),
-             .unknownSection(_, let line, _, _), .keyOutsideSection(_, let line, _),
+             .unknownSection(_, let line, _, _), .keyOutsideSection(_, let line, _), .valueNotUTF8(_, let line, _, _),
              .unknownKey(_, let line, _, _, _), .duplicateKey(_, let line, _, _, _):
             return line
         case .badValue(_, let line, _, _, _, _), .inconsistent(_, let line, _, _, _), .unusable(_, let line, _, _, _):
@@ -120,6 +124,8 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
             return "\(location): unknown section [\(shown(section))]; known sections: \(known.map { "[\($0)]" }.joined(separator: ", "))"
         case .keyOutsideSection(_, _, let key):
             return "\(location): key '\(shown(key))' before any [section] header"
+        case .valueNotUTF8(_, _, let section, let key):
+            return "\(location): [\(shown(section))] \(shown(key)): \(INIError.notUTF8Text)"
         case .unknownKey(_, _, let section, let key, let known):
             return "\(location): [\(shown(section))] unknown key '\(shown(key))'; known keys: \(known.joined(separator: ", "))"
         case .duplicateKey(_, _, let section, let key, let firstLine):

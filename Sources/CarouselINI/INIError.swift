@@ -11,12 +11,19 @@ public enum INIError: Error, Sendable, Equatable {
     case continuationLine(line: Int, section: String, key: String)
     /// A key before the first `[section]` header.
     case keyOutsideSection(line: Int, key: String)
+    /// The value of `key` is not UTF-8 text: a byte that is not UTF-8 reads as U+FFFD, so a path
+    /// or a name written in Latin-1 would silently become another one.
+    case valueNotUTF8(line: Int, section: String, key: String)
+
+    /// What `valueNotUTF8` means, for messages.
+    public static let notUTF8Text = "the value is not UTF-8 text (a byte that is not UTF-8, shown as U+FFFD, "
+        + "would silently change it); write the file in UTF-8"
 
     /// The line the problem is on.
     public var line: Int {
         switch self {
         case .syntax(let line, _), .lineTooLong(let line, _),
-             .continuationLine(let line, _, _), .keyOutsideSection(let line, _):
+             .continuationLine(let line, _, _), .keyOutsideSection(let line, _), .valueNotUTF8(let line, _, _):
             return line
         }
     }

@@ -64,6 +64,9 @@ final class INILineStream {
             problem = .continuationLine(line: lineNumber, section: section, key: key)
         } else if section.isEmpty {
             problem = .keyOutsideSection(line: lineNumber, key: key)
+        } else if value.unicodeScalars.contains("\u{FFFD}") {
+            // The text was decoded with invalid bytes replaced (comments may hold any bytes).
+            problem = .valueNotUTF8(line: lineNumber, section: section, key: key)
         } else {
             entries.append(INIEntry(section: section, key: key, value: value, line: lineNumber))
             keySinceSection = true

@@ -15,7 +15,8 @@ import Glibc
 /// to the first `=` or `:`; an inline comment starts at a `;` after whitespace; a UTF-8 BOM on
 /// line 1 is skipped; lines end at `\n` (a `\r` before it is whitespace). On top of libinih, this
 /// reader refuses what libinih would accept silently or misread: a line longer than libinih's
-/// buffer, a NUL byte, an indented continuation line, and a key before any section.
+/// buffer, a NUL byte, an indented continuation line, a key before any section, and a value
+/// that is not UTF-8 text (its invalid bytes read as U+FFFD; comments may hold any bytes).
 public enum INIReader {
     /// The largest file `readFile` reads, in bytes (1 MiB): an INI file is small, and a device or
     /// a huge file is refused rather than read whole.
@@ -26,7 +27,8 @@ public enum INIReader {
     /// - Returns: every `key = value` in file order with its 1-based line, and every `[section]`
     ///   header in file order.
     /// - Throws: `INIError` for the first problem in line order: `.syntax` (a line libinih cannot
-    ///   parse, or a NUL byte), `.lineTooLong`, `.continuationLine`, `.keyOutsideSection`.
+    ///   parse, or a NUL byte), `.lineTooLong`, `.continuationLine`, `.keyOutsideSection`,
+    ///   `.valueNotUTF8` (a value holding U+FFFD, which is what an invalid byte decodes to).
     public static func parse(_ text: String) throws(INIError) -> INIDocument {
         let stream = INILineStream(text)
         let status = withExtendedLifetime(stream) {

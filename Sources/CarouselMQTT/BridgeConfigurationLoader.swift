@@ -165,6 +165,8 @@ public enum BridgeConfigurationLoader {
                                             message: "an indented line continues the previous value; values are one line")
         case let .keyOutsideSection(line, key):
             return BridgeConfigurationError(path: path, line: line, key: key, message: "key before any [section]")
+        case let .valueNotUTF8(line, section, key):
+            return BridgeConfigurationError(path: path, line: line, section: section, key: key, message: INIError.notUTF8Text)
         }
     }
 

@@ -242,6 +242,14 @@ import Glibc
         #expect(throws: ConfigurationError.syntax(path: "c.conf", line: 2, text: "[tilt")) {
             try DaemonConfiguration.parse(text: "\n[tilt\nmode = velocity\n", path: "c.conf")
         }
+        // A value that is not UTF-8 (Latin-1 'é') is refused, not bound as another path.
+        #expect(throws: ConfigurationError.valueNotUTF8(path: "c.conf", line: 2, section: "server", key: "socket")) {
+            try DaemonConfiguration.parse(text: String(decoding: Array("[server]\nsocket = /tmp/caf".utf8) + [0xE9, 0x0A],
+                                                       as: UTF8.self), path: "c.conf")
+        }
+        #expect(ConfigurationError.valueNotUTF8(path: "c.conf", line: 2, section: "server", key: "socket").description
+                == "c.conf:2: [server] socket: the value is not UTF-8 text (a byte that is not UTF-8, shown as U+FFFD, "
+                + "would silently change it); write the file in UTF-8")
         #expect(ConfigurationError.syntax(path: "c.conf", line: 3, text: "source iio").description
                 == "c.conf:3: syntax error: expected '[section]', 'key = value' or a comment, found 'source iio'")
     }

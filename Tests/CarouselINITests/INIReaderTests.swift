@@ -35,6 +35,21 @@ import Glibc
         ])
     }
 
+    /// A value with a byte that is not UTF-8 (Latin-1 `é`, 0xE9) decoded as U+FFFD and was
+    /// taken as that other text: a socket path or a name silently changed. Comments, inline
+    /// comments included, may hold any bytes.
+    @Test func aValueThatIsNotUTF8IsRefusedWithItsLine() throws {
+        func parse(_ bytes: [UInt8]) throws(INIError) -> INIDocument {
+            try INIReader.parse(String(decoding: bytes, as: UTF8.self))
+        }
+        let latin1 = Array("[server]\n# caf".utf8) + [0xE9] + Array("\nsocket = /tmp/cafe.sock ; caf".utf8) + [0xE9]
+            + Array("\nsocket_group = caf".utf8) + [0xE9] + Array("\n".utf8)
+        #expect(throws: INIError.valueNotUTF8(line: 4, section: "server", key: "socket_group")) { try parse(latin1) }
+        // The same text in UTF-8 is read as written.
+        let document = try INIReader.parse("[server]\n# café\nsocket = /tmp/café.sock ; café\n")
+        #expect(document.entries == [entry("server", "socket", "/tmp/café.sock", 3)])
+    }
+
     @Test func crlfLinesAreCountedOnce() throws {
         let document = try INIReader.parse("\u{FEFF}[a]\r\nx = 1 \r\n\r\ny=two words  \r\n[b]\r\nz = 3")
         #expect(document.entries == [entry("a", "x", "1", 2), entry("a", "y", "two words", 4), entry("b", "z", "3", 6)])
