@@ -70,14 +70,27 @@ import Glibc
         throw TestSupportError("no STATE with roll \(rollDeg)° within 5 s; last lines: \(c.transcript.suffix(3))")
     }
 
-    @Test func neutralRollShiftsTheTiltAndReloadKeepsItOverAMalformedFile() throws {
-        let recording = try Self.writeFlatRecording()
-        defer { unlink(recording) }
+    /// A daemon replaying a flat recording with a calibration made for it (neutral roll 10°);
+    /// both files are removed with the daemon.
+    static func calibratedDaemon(_ name: String) throws -> (daemon: E2EDaemon, recording: String, calibration: String) {
+        let recording = try writeFlatRecording()
+        let calibration = TestTemp.path(name + "-calibration.conf")
         let sensorName = String(recording.split(separator: "/").last ?? "")
-        let calibration = TestTemp.path("calibration.conf")
-        defer { unlink(calibration) }
-        try TestTemp.write(Self.calibrationText(sensor: sensorName, path: recording, neutralRollDeg: 10), to: calibration)
-        let daemon = try E2EDaemon("calibrated", overrides: Self.replayOverrides(recording: recording, calibration: calibration))
+        do {
+            try TestTemp.write(calibrationText(sensor: sensorName, path: recording, neutralRollDeg: 10), to: calibration)
+            let daemon = try E2EDaemon(name, overrides: replayOverrides(recording: recording, calibration: calibration))
+            daemon.ownedFiles += [recording, calibration]
+            return (daemon, recording, calibration)
+        } catch {
+            unlink(recording)
+            unlink(calibration)
+            throw error
+        }
+    }
+
+    @Test func neutralRollShiftsTheTiltAndReloadKeepsItOverAMalformedFile() throws {
+        let (daemon, recording, calibration) = try Self.calibratedDaemon("calibrated")
+        let sensorName = String(recording.split(separator: "/").last ?? "")
         let c = try daemon.client()
 
         let status = try Self.status(c)
@@ -114,13 +127,7 @@ import Glibc
     /// daemon's loop stopped and nothing was answered again. Now it is refused unread, with a
     /// warning, and the previous calibration stays.
     @Test func aCalibrationFileThatIsAFIFOIsRefusedUnread() throws {
-        let recording = try Self.writeFlatRecording()
-        defer { unlink(recording) }
-        let sensorName = String(recording.split(separator: "/").last ?? "")
-        let calibration = TestTemp.path("fifo-calibration.conf")
-        defer { unlink(calibration) }
-        try TestTemp.write(Self.calibrationText(sensor: sensorName, path: recording, neutralRollDeg: 10), to: calibration)
-        let daemon = try E2EDaemon("calibration-fifo", overrides: Self.replayOverrides(recording: recording, calibration: calibration))
+        let (daemon, _, calibration) = try Self.calibratedDaemon("calibration-fifo")
         let c = try daemon.client()
         #expect(try Self.status(c)["calibration"]?["applied"] == .bool(true))
         unlink(calibration)
