@@ -156,4 +156,36 @@ import Glibc
         #expect(daemon.process.log.contains("was made for sensor bmi160 (/sys/bus/iio/devices/iio:device0)"))
         #expect(try daemon.stop() == 0)
     }
+
+    /// `carouselctl calibrate --replay` names the recording as the daemon replaying it does,
+    /// however each was given the path: here the daemon through `/tmp/../tmp/…` (a
+    /// configuration's `../data/…`) and carouselctl through `/tmp/./…` (a path typed in a
+    /// checkout). Both write the canonical path, so the daemon applies the calibration; the
+    /// recording is flat and still, so the calibration's neutral tilt is level and the tilt stays 0°.
+    @Test func aCalibrationFromTheReplayedRecordingApplies() throws {
+        let recording = try Self.writeFlatRecording()
+        defer { unlink(recording) }
+        #expect(recording.hasPrefix("/tmp/"), "the test spells the recording's path through /tmp")
+        let calibration = TestTemp.path("replay-calibration.conf")
+        defer { unlink(calibration) }
+        // A configuration of its own, so that the reload after writing reaches no other daemon.
+        let settings = TestTemp.path("replay-calibrate.conf")
+        defer { unlink(settings) }
+        try TestTemp.write("[server]\nsocket = \(TestTemp.path("none.sock"))\n", to: settings)
+        let calibrate = try DaemonProcess(executable: TestPaths.product("carouselctl"),
+                                          arguments: ["calibrate", "--replay", "/tmp/./" + recording.dropFirst(5),
+                                                      "--output", calibration, "--config", settings, "--yes"],
+                                          logPath: TestTemp.path("replay-calibrate.log"))
+        #expect(try calibrate.wait() == 0, "carouselctl calibrate: \(calibrate.log)")
+        let written = readTextFile(calibration) ?? ""
+        #expect(written.contains("\nsensor_path = \(recording)\n"), "\(written)")
+        let daemon = try E2EDaemon("replay-calibrated", overrides: Self.replayOverrides(
+            recording: "/tmp/../tmp/" + recording.dropFirst(5), calibration: calibration))
+        let c = try daemon.client()
+        let status = try Self.status(c)
+        #expect(status["sensor_path"] == .string(recording))
+        #expect(status["calibration"]?["applied"] == .bool(true), "log: \(daemon.process.log)")
+        #expect(!daemon.process.log.contains("was made for sensor"))
+        #expect(try daemon.stop() == 0)
+    }
 }

@@ -13,7 +13,7 @@ public struct CollectedSamples: Sendable {
     /// IIO `name`, or the recording's file name for a replayed recording (what carouseld's
     /// replay source reports as its name).
     public var sensorName: String
-    /// sysfs path, or the recording's path.
+    /// sysfs path, or the recording's canonical path (`RecordingIdentity`).
     public var sensorPath: String
 }
 
@@ -42,7 +42,8 @@ enum SampleCollection {
             let end = first.timestampNanoseconds + Int64(durationSeconds * 1e9)
             samples = samples.filter { $0.timestampNanoseconds <= end }
         }
-        return CollectedSamples(samples: samples, sensorName: PathName.lastComponent(of: path), sensorPath: path)
+        let identity = RecordingIdentity(path: path)
+        return CollectedSamples(samples: samples, sensorName: identity.name, sensorPath: identity.path)
     }
 
     /// Streams `durationSeconds` of raw samples from the daemon (`samples` request, INTERFACES §2;

@@ -23,9 +23,9 @@ struct SampleSource {
         if let client {
             // A replaying daemon names its source after the recording's file (ReplaySource).
             let replay = settings.source == .replay && !settings.replayFile.isEmpty
-                ? (name: PathName.lastComponent(of: settings.replayFile), path: settings.replayFile) : nil
+                ? RecordingIdentity(path: settings.replayFile) : nil
             return try SampleCollection.fromDaemon(client: client, durationSeconds: seconds, io: io, label: label,
-                                                   fallbackIdentity: replay)
+                                                   fallbackIdentity: replay.map { ($0.name, $0.path) })
         }
         let selector = args.value("--sensor") ?? (settings.device.isEmpty ? nil : settings.device)
         return try SampleCollection.fromSensor(selector: selector, uri: settings.uri, sampleRateHz: settings.sampleRateHz,

@@ -44,8 +44,9 @@ enum CalibrationLoader {
     }
 
     /// The sensor a calibration must belong to: the IIO accelerometer's `name` and sysfs path, or
-    /// for a replay the recording's file name and path (what `carouselctl calibrate` writes when
-    /// it calibrates from a replaying daemon). nil while an IIO sensor is not selected yet.
+    /// for a replay the recording's file name and canonical path (`RecordingIdentity`, as
+    /// `carouselctl calibrate` writes them from the recording or from a replaying daemon). nil
+    /// while an IIO sensor is not selected yet.
     struct SensorIdentity: Equatable {
         var name: String
         var path: String

@@ -37,6 +37,6 @@ enum SensorFactory {
             return CalibrationLoader.SensorIdentity(name: device.name, path: device.path)
         }
         guard settings.source == .replay, !settings.replayFile.isEmpty else { return nil }
-        return CalibrationLoader.SensorIdentity(name: source.name, path: settings.replayFile)
+        return CalibrationLoader.SensorIdentity(name: source.name, path: RecordingIdentity(path: settings.replayFile).path)
     }
 }
