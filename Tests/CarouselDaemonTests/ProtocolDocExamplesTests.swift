@@ -1,6 +1,9 @@
 import CarouselProtocol
 import CarouselTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// (g) Every example exchange in docs/PROTOCOL.md, replayed against a real daemon started with
 /// the document's own `example-config` block (STYLE.md: examples are tests).
@@ -95,6 +98,57 @@ import Testing
         default:
             return actual == expected
         }
+    }
+
+    /// The text of the fenced block that opens with "```" + `info`, nil when there is none.
+    static func block(_ text: String, info: String) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let open = lines.firstIndex(where: { $0 == "```" + info }),
+              let close = lines[(open + 1)...].firstIndex(where: { $0 == "```" }) else { return nil }
+        return lines[(open + 1)..<close].map { $0 + "\n" }.joined()
+    }
+
+    /// "A first client": the document's Python program, run with python3 against the daemon of
+    /// the examples, prints the document's lines, those before the other connection's
+    /// `scroll_to` and then those after it. The sensor's messages depend on the machine: for the
+    /// `sensor` lines only the status is compared.
+    @Test func firstClientPrintsWhatTheDocumentShows() throws {
+        let text = try #require(readTextFile(Self.docPath))
+        let program = try #require(Self.block(text, info: "python first-client"), "PROTOCOL.md: no python first-client block")
+        let output = try #require(Self.block(text, info: "text first-client-output"), "PROTOCOL.md: no first-client-output block")
+        let expected = output.split(separator: "\n").map(String.init)
+        let beforeScroll = try #require(expected.firstIndex(of: "  card 2 at [-72.5, 100], alpha 0.792, z -260"),
+                                        "the output shows no card 2 after the scroll")
+        let daemon = try E2EDaemon("doc-first-client", overrides: Self.parse(text).config)
+        let script = TestTemp.path("first-client.py")
+        try TestTemp.write(program, to: script)
+        let python = try DaemonProcess(executable: "/usr/bin/python3", arguments: ["-u", script, daemon.socketPath],
+                                       logPath: TestTemp.path("first-client.log"))
+        defer {
+            python.signal(SIGKILL)
+            _ = try? python.wait()
+        }
+        // Whole lines only: unbuffered, print writes its arguments one by one.
+        func lines(_ log: String) -> [String] {
+            Array(log.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
+        }
+        func printed(_ count: Int) throws -> [String] {
+            try lines(python.waitForLog("\(count) lines of the first client", until: { lines($0).count >= count }))
+        }
+        func same(_ actual: String, _ expected: String) -> Bool {
+            guard expected.hasPrefix("sensor ") else { return actual == expected }
+            return actual.split(separator: " ").prefix(2) == expected.split(separator: " ").prefix(2)
+        }
+        let first = try printed(beforeScroll)
+        #expect(first.count == beforeScroll, "more lines before the scroll than the document shows: \(first)")
+        for (a, e) in zip(first, expected) { #expect(same(a, e), "printed \(a) | PROTOCOL.md shows \(e)") }
+        let control = try daemon.client()
+        try control.send(#"{"cmd":"scroll_to","index":3,"animated":false}"#)
+        #expect(try control.readLine() == #"{"class":"ACK","cmd":"scroll_to"}"#)
+        let all = try printed(expected.count)
+        #expect(all.count == expected.count, "printed \(all)")
+        for (a, e) in zip(all, expected).dropFirst(beforeScroll) { #expect(same(a, e), "printed \(a) | PROTOCOL.md shows \(e)") }
+        #expect(try daemon.stop() == 0)
     }
 
     @Test func documentHasExamplesForEveryMessageAndCommand() throws {
