@@ -368,7 +368,8 @@ import MotionFusion
     }
 
     /// Protocol 1.1: a daemon without a tilt estimate sends `null`; status and watch say so
-    /// instead of printing a level 0°.
+    /// instead of printing a level 0°, and status says why when nobody watches (the daemon
+    /// then does not read the sensor).
     @Test func tiltWithoutAnEstimatePrintsNoAngles() throws {
         let state = try WireJSONParser.parse(#"{"class":"STATE","seq":2,"index":0,"position":0,"phase":"idle","count":5,"tilt":{"roll_deg":null,"pitch_deg":null,"enabled":true},"sensor":"ok"}"#)
         #expect(StatusText.stateLine(state)
@@ -377,6 +378,9 @@ import MotionFusion
         let status = try WireJSONParser.parse(#"{"class":"STATUS","release":"0.1.0","sensor":"ok","clients":1,"watchers":0}"#)
         let text = StatusText.render(greeting: greeting, status: status, state: state, socketPath: "/run/carouseld/carouseld.sock")
         #expect(text.contains("(protocol 1.2)"))
-        #expect(text.hasSuffix("  tilt:         no estimate yet (enabled)\n"))
+        #expect(text.hasSuffix("  tilt:         no estimate: no client watches, so the sensor is not read (enabled)\n"))
+        let watched = try WireJSONParser.parse(#"{"class":"STATUS","release":"0.1.0","sensor":"ok","clients":2,"watchers":1}"#)
+        let first = StatusText.render(greeting: greeting, status: watched, state: state, socketPath: "/run/carouseld/carouseld.sock")
+        #expect(first.hasSuffix("  tilt:         no estimate yet (enabled)\n"))
     }
 }

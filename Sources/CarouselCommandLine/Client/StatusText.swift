@@ -29,7 +29,11 @@ enum StatusText {
         let tilt = state["tilt"]
         let enabled = tilt?["enabled"]?.boolValue == false ? "disabled" : "enabled"
         if tilt?["roll_deg"]?.isNull == true {
-            row("tilt:", "no estimate yet (\(enabled))")
+            // The daemon reads the sensor only for watchers (unless [sensor] always_on), so with
+            // none the estimate is missing however well the sensor works: say so, or an operator
+            // who sees "sensor: ok" goes looking for a fault.
+            let why = status["watchers"]?.intValue == 0 ? "no estimate: no client watches, so the sensor is not read" : "no estimate yet"
+            row("tilt:", "\(why) (\(enabled))")
         } else {
             row("tilt:", "roll \(number(tilt?["roll_deg"], 1))°, pitch \(number(tilt?["pitch_deg"], 1))° (\(enabled))")
         }
