@@ -123,6 +123,35 @@ import MotionFusion
         #expect((value["age_s"]?.doubleValue ?? -1) > 0)
     }
 
+    /// With a daemon that answers but does not apply the file, `show` says which of the three
+    /// reasons holds, from the daemon's STATUS: another file, another sensor, or the same file
+    /// and sensor read before this version was written (the daemon was not told to reload).
+    @Test(arguments: [
+        ("same", "bmi160", "/sys/bus/iio/devices/iio:device0",
+         "does not apply it: it has not read this version of the file (run 'carouselctl reload')"),
+        ("same", "lis3dh", "/sys/bus/iio/devices/iio:device1",
+         "does not apply it: the file is for another sensor than its lis3dh (/sys/bus/iio/devices/iio:device1)"),
+        ("/var/lib/carouseld/calibration.conf", "bmi160", "/sys/bus/iio/devices/iio:device0",
+         "does not apply it: it uses /var/lib/carouseld/calibration.conf"),
+    ])
+    func showSaysWhyTheDaemonDoesNotApplyIt(daemonFile: String, sensor: String, sensorPath: String, reason: String) throws {
+        let dir = makeTempDirectory("show-why")
+        let path = dir + "/calibration.conf"
+        writeFile(path, Self.sample.serialized())
+        let status = ServerMessage.status(
+            release: "0.1.0", uptimeSeconds: 5, sensor: "ok", sampleRateHz: 100, clients: 1, watchers: 0, configPath: nil,
+            calibration: WireCalibration(file: daemonFile == "same" ? path : daemonFile, applied: false),
+            sensorName: sensor, sensorPath: sensorPath).encodedLine()
+        let daemon = try FakeDaemon(respond: { request in
+            if case .status = request { return [status] }
+            return FakeDaemon.standard(request)
+        })
+        defer { daemon.stop() }
+        let run = runCtl(["calibration", "show", "--file", path, "--socket", daemon.socketPath])
+        #expect(run.status == .ok, "stderr: \(run.err)")
+        #expect(run.out.hasSuffix("  carouseld:      \(reason)\n"), "out: \(run.out)")
+    }
+
     @Test func showMissingIs66AndInvalidIs65() {
         let dir = makeTempDirectory("show-bad")
         let config = writeTestConfig(in: dir)

@@ -34,12 +34,16 @@ enum CalibrationShowCommand {
             var daemonFile: String?
             var daemonApplies = false
             var daemonAnswered = false
+            var daemonSensor: (name: String, path: String)?
             if let client = try? DaemonClient(socketPath: settings.socketPath(args), timeoutSeconds: 2) {
                 if let status = try? client.request(ControlRequest.status, cmd: "status", expecting: ["STATUS"]),
                    let calibration = status["calibration"] {
                     daemonAnswered = true
                     daemonFile = calibration["file"]?.stringValue
                     daemonApplies = calibration["applied"]?.boolValue == true
+                    if let name = status["sensor_name"]?.stringValue {
+                        daemonSensor = (name, status["sensor_path"]?.stringValue ?? "")
+                    }
                 }
                 client.close()
             }
@@ -74,7 +78,8 @@ enum CalibrationShowCommand {
             out += CalibrationReport.row("samples:", "\(file.samples)\(file.method.isEmpty ? "" : " (\(file.method))")")
             out += CalibrationReport.body(file)
             if let applied {
-                out += CalibrationReport.row("carouseld:", applied ? "applies it" : "does not apply it (another file, or another sensor)")
+                out += CalibrationReport.row("carouseld:", applied ? "applies it"
+                    : notAppliedReason(file, path: path, daemonFile: daemonFile, daemonSensor: daemonSensor))
             }
             if !file.unknownKeys.isEmpty {
                 out += CalibrationReport.row("other keys:", file.unknownKeys.joined(separator: ", "))
@@ -83,4 +88,20 @@ enum CalibrationShowCommand {
             return .ok
         }
     )
+
+    /// Why a daemon that answered does not apply the calibration at `path`: another file, a
+    /// file made for another sensor, or (same file, same sensor) a version it has not read,
+    /// such as a file written while it could not be told to reload.
+    static func notAppliedReason(_ file: CalibrationFile, path: String, daemonFile: String?,
+                                 daemonSensor: (name: String, path: String)?) -> String {
+        guard let daemonFile, daemonFile == path else {
+            return "does not apply it: it uses \(daemonFile ?? "no calibration file")"
+        }
+        guard let daemonSensor else { return "does not apply it: it has no sensor selected yet" }
+        guard file.belongs(toSensor: daemonSensor.name, path: daemonSensor.path) else {
+            let sensor = daemonSensor.path.isEmpty ? daemonSensor.name : "\(daemonSensor.name) (\(daemonSensor.path))"
+            return "does not apply it: the file is for another sensor than its \(sensor)"
+        }
+        return "does not apply it: it has not read this version of the file (run 'carouselctl reload')"
+    }
 }
