@@ -41,6 +41,9 @@ import CarouselTestSupport
         let run = TiltCommandTests.run(["--input", path, "--format", "broad", "--score"])
         #expect(run.status == .ok, "\(run.err)")
         #expect(run.out == "rms_deg=0.783 mean_deg=0.626 p95_deg=1.625 max_deg=2.896 scored=34882\n")
+        // docs/CLI.md shows this run as its example: the same line, so the page cannot drift.
+        let page = readTextFile(TestPaths.packageRoot + "/docs/CLI.md") ?? ""
+        #expect(page.contains("--format broad --score\n" + run.out), "docs/CLI.md's tilt --score example differs from \(run.out)")
     }
 
     @Test func scoreNeedsAReference() throws {
