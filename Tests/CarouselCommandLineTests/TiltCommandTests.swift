@@ -111,6 +111,10 @@ import CarouselTestSupport
         #expect(r.status == .noInput && r.err.contains("/nonexistent/recording.csv"))
         r = Self.run([])
         #expect(r.status == .usage)
+        // The recording given as an argument, as most tools take it: the message says where it goes.
+        r = Self.run(["data/demo-recording.csv"])
+        #expect(r.status == .usage)
+        #expect(r.err == "carouselctl: tilt: unexpected argument 'data/demo-recording.csv' (give the input file with --input data/demo-recording.csv)\n")
         r = Self.run(["--input", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--method", "kalman"])
         #expect(r.status == .usage)
         r = Self.run(["--input", try TestPaths.dataset("xio-fusion-example/sensor_data.csv"), "--gain", "fast"])

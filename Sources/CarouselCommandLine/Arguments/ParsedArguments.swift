@@ -114,7 +114,11 @@ public func parseArguments(_ arguments: [String], for spec: CommandSpec) throws 
         throw CommandError(.usage, "\(spec.name): missing argument \(missing.name)")
     }
     if !spec.positionals.contains(where: \.variadic), result.positionals.count > spec.positionals.count {
-        throw CommandError(.usage, "\(spec.name): unexpected argument '\(result.positionals[spec.positionals.count])'")
+        let extra = result.positionals[spec.positionals.count]
+        // `carouselctl tilt recording.csv` is the natural first try; say where the file goes.
+        let hint = spec.positionals.isEmpty && spec.options.contains(where: { $0.name == "--input" })
+            ? " (give the input file with --input \(extra))" : ""
+        throw CommandError(.usage, "\(spec.name): unexpected argument '\(extra)'\(hint)")
     }
     return result
 }
