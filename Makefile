@@ -1,7 +1,7 @@
 # carouseld: build and install (see docs/SERVICE.md).
 #
 #   make                      release build (static Swift runtime when the toolchain has it)
-#   make man                  man pages into .build/man (txt2man, lowdown, help2man; docs/PACKAGING.md)
+#   make man                  man pages into .build/man, after make (txt2man, lowdown, help2man; docs/PACKAGING.md)
 #   sudo make install         binaries, systemd units, udev rule, sysusers entry, config, man pages,
 #                             the reference pages (docs/, in DOCDIR), the web display bridge
 #                             (carouseld-web, web/ page, its unit and user) and the kiosk
@@ -93,6 +93,11 @@ LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
 
 man: $(MANPAGES)
+
+# The man pages read the built programs' --help and --version, so `make man` needs them built:
+# say so rather than make's "No rule to make target".
+$(BUILDDIR)/carouseld $(BUILDDIR)/carousel-mqtt:
+	@echo "make: $@ is not built: run 'make' first (the man pages come from its --help), or after 'swift build' give BUILDDIR=.build/debug" >&2; exit 1
 
 $(MANBUILDDIR)/.tools:
 	@for t in txt2man lowdown help2man; do command -v $$t >/dev/null 2>&1 || { echo "make: $$t not found: apt-get install txt2man lowdown help2man (or NO_MAN=1 to install without man pages)" >&2; exit 1; }; done
