@@ -243,11 +243,15 @@ enum DaemonReload {
         if let client {
             connection = client
         } else {
+            let socketPath = settings.socketPath(args)
             do {
-                connection = try DaemonClient(socketPath: settings.socketPath(args))
+                connection = try DaemonClient(socketPath: socketPath)
             } catch {
                 if error.status == .unavailable {
-                    io.out("carouseld is not running; it reads the calibration when it starts\n")
+                    // Only this socket was tried: a daemon elsewhere (the demo's private one) may
+                    // run, so name the socket and the way to make that one read the file.
+                    io.out("no carouseld answers on \(socketPath); a daemon reads the calibration when it starts, "
+                           + "or on 'carouselctl reload --socket PATH'\n")
                 } else {
                     io.err("carouselctl: warning: could not tell carouseld to reload: \(error.message)\n")
                 }
