@@ -155,7 +155,7 @@ import Glibc
         let text = try #require(readTextFile(Self.docPath))
         let (_, examples) = Self.parse(text)
         let all = examples.flatMap(\.steps)
-        for cls in ["VERSION", "WATCH", "LAYOUT", "STATE", "INDEX", "SENSOR", "STATUS", "SENSORS", "SAMPLE", "ACK", "ERROR"] {
+        for cls in ["VERSION", "WATCH", "LAYOUT", "STATE", "INDEX", "SENSOR", "ORIENTATION", "STATUS", "SENSORS", "SAMPLE", "ACK", "ERROR"] {
             #expect(all.contains { !$0.fromClient && $0.text.contains("\"class\":\"\(cls)\"") }, "no example of \(cls)")
         }
         for cmd in Request.commandNames {
