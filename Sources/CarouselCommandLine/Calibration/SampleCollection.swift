@@ -147,7 +147,8 @@ enum SampleCollection {
         defer { source.stop() }
         guard source.status != .absent, let selection = source.selection else {
             throw CommandError(.unavailable, "no motion sensor found\(selector.map { " matching '\($0)'" } ?? "")"
-                               + "\(source.statusMessage.map { " (\($0))" } ?? "") and carouseld is not running")
+                               + "\((source.selectionFailure ?? source.statusMessage).map { " (\($0))" } ?? "") and carouseld is not running;"
+                               + " 'carouselctl sensors' lists what libiio finds")
         }
         var progress = CalibrationProgress(io: io, totalSeconds: durationSeconds, label: label)
         var samples: [IMUSample] = []

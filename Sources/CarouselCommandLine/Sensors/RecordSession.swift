@@ -41,7 +41,8 @@ enum RecordSession {
         }
         defer { source.stop() }
         if source.status == .absent, !hotplug {
-            throw CommandError(.unavailable, "record: \(source.statusMessage ?? "no sensor")")
+            throw CommandError(.unavailable, "record: no motion sensor found (\(source.selectionFailure ?? source.statusMessage ?? "none"))"
+                               + "; 'carouselctl sensors' lists what libiio finds, and --hotplug waits for one")
         }
 
         let recorder: Recorder

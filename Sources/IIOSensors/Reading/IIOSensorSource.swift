@@ -26,6 +26,10 @@ public final class IIOSensorSource: SensorSource {
     public private(set) var statusMessage: String? = "not started"
     /// The sensor(s) being read, when present.
     public private(set) var selection: SensorSelection?
+    /// Why no sensor was selected at the last look (e.g. "no sensor matches 'bmi160'"), for a
+    /// caller that gives up rather than waits; `statusMessage` adds that the source waits.
+    /// nil once a sensor is selected.
+    public private(set) var selectionFailure: String?
     private var descriptors: DescriptorSet?
     private var monitor: SensorMonitor?
     private var watchdogFD: Int32 = -1
@@ -141,10 +145,12 @@ public final class IIOSensorSource: SensorSource {
         do {
             selection = try SensorSelection.choose(from: present, selector: configuration.device)
         } catch {
+            selectionFailure = "\(error)"
             setStatus(.absent, "\(error); waiting for a sensor")
             log(.warning, "\(error); waiting for a sensor to be plugged in")
             return
         }
+        selectionFailure = nil
         for note in selection.notes { log(.info, "\(note)") }
         for w in selection.accel.warnings + (selection.gyro?.warnings ?? []) { log(.warning, "\(selection.accel.name): \(w)") }
         self.inventory = inventory
