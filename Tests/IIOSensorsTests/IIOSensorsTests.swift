@@ -221,6 +221,8 @@ struct BufferFailureMessageTests {
         var template = Array("/tmp/carouseld-holders-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         try #require(fd >= 0)
+        // Close-on-exec: a program another test spawns meanwhile must not inherit it and hold it too.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let path = String(cString: template)
         defer { close(fd); unlink(path) }
         let comm = (try? String(contentsOfProcFile: "/proc/self/comm")) ?? ""
