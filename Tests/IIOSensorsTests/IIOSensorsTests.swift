@@ -195,6 +195,63 @@ struct SensorSelectionTests {
         }
         unlink(path)
     }
+
+    /// Timestamps a replay cannot pace: two rows 9e18 ns apart made the daemon trap converting
+    /// the release time to Int64 (and ±9e18 trapped already in the interval's subtraction, in
+    /// `--check-config`); a last row before the first made every later loop pass due at once.
+    @Test func timestampsThatCannotBePacedAreRefused() throws {
+        let thirtyDays: Int64 = 30 * 86_400 * 1_000_000_000
+        let cases: [([Int64], String?)] = [
+            ([0, 9_000_000_000_000_000_000], "the timestamps span from 0 to 9000000000000000000 ns, more than the 30 days a replay may last"),
+            ([-9_000_000_000_000_000_000, 9_000_000_000_000_000_000],
+             "the timestamps span from -9000000000000000000 to 9000000000000000000 ns, more than the 30 days a replay may last"),
+            ([0, thirtyDays + 1], "the timestamps span from 0 to 2592000000000001 ns, more than the 30 days a replay may last"),
+            ([1_000_000_000, 2_000_000_000, 1_500_000_000],
+             "sample 3's timestamp 1500000000 ns is before sample 2's 2000000000 ns: timestamps must not decrease"),
+            ([0, thirtyDays], nil),
+            ([-5, -5, 7], nil),
+        ]
+        for (k, (timestamps, reason)) in cases.enumerated() {
+            let path = "/tmp/carousel-replay-timeline-\(getpid())-\(k).csv"
+            let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
+                + timestamps.map { "\($0),0,0,9.8,0,0,0\n" }.joined()
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+            defer { unlink(path) }
+            do {
+                _ = try ReplaySource(path: path, speed: 0.01, loop: true)
+                #expect(reason == nil, "\(timestamps) was accepted")
+            } catch {
+                #expect(error == .recording(file: path, line: 0, reason: reason ?? "-"), "\(timestamps)")
+            }
+        }
+    }
+
+    /// A looped recording with every row at one instant: each 10 ms pass releases all of its
+    /// rows, so after a second 101 passes of 1000 rows are due. One call releases at most
+    /// `maximumBatch` (10,000) of them, the rest waiting for the next wake-up, not all 101,000
+    /// at once, nor more with every second the daemon falls behind.
+    @Test func aDenseLoopedRecordingIsReleasedInBoundedBatches() throws {
+        let path = "/tmp/carousel-replay-dense-\(getpid()).csv"
+        let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
+            + String(repeating: "5,0,0,9.8,0,0,0\n", count: 1000)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        defer { unlink(path) }
+        let clock = ScriptedClock()
+        let replay = try ReplaySource(path: path, loop: true, clock: clock)
+        try replay.start()
+        clock.advance(milliseconds: 1000)
+        var out: [IMUSample] = []
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 10_000)
+        // The next call goes on where this one stopped: the 11th pass, 10 · 10 ms after the first.
+        try replay.readAvailable(into: &out)
+        #expect(out.count == 20_000)
+        #expect(out[10_000].timestampNanoseconds - out[0].timestampNanoseconds == 100_000_000)
+    }
 }
 
 struct BufferFailureMessageTests {

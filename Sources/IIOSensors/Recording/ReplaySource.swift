@@ -66,7 +66,7 @@ public final class ReplaySource: SensorSource {
     ///   - clock: CLOCK_MONOTONIC (release times, staleness); a scripted clock in tests.
     /// - Throws: `SensorError.recording(file:line:reason:)` for a missing, empty or bad file, one
     ///   that is not a regular file (`/dev/zero`, a FIFO, a directory) or one over
-    ///   `maximumFileBytes`.
+    ///   `maximumFileBytes`, or timestamps it cannot pace (`timelineProblem`).
     public init(path: String, speed: Double = 1, loop: Bool = false, asFastAsPossible: Bool = false,
                 clock: MonotonicClock = SystemMonotonicClock.shared) throws(SensorError) {
         let text: String
@@ -81,6 +81,7 @@ public final class ReplaySource: SensorSource {
             throw SensorError.recording(file: path, line: error.line, reason: error.reason)
         }
         guard !samples.isEmpty else { throw SensorError.recording(file: path, line: 0, reason: "no samples") }
+        if let problem = Self.timelineProblem(samples) { throw SensorError.recording(file: path, line: 0, reason: problem) }
         guard speed > 0, speed.isFinite else { throw SensorError.recording(file: path, line: 0, reason: "speed must be > 0") }
         name = path.split(separator: "/").last.map(String.init) ?? path
         self.speed = speed
@@ -93,6 +94,33 @@ public final class ReplaySource: SensorSource {
     }
 
     deinit { stop() }
+
+    /// The longest recording replayed: its last timestamp at most 30 days after its first, so
+    /// that its release times (`(ts_i − ts_0) / speed`, at the slowest speed of 0.01) and its
+    /// loop passes stay far within Int64 nanoseconds.
+    public static let maximumSpanNanoseconds: Int64 = 30 * 86_400 * 1_000_000_000
+    /// The most samples one `readAvailable` releases. Those due beyond it wait for the next
+    /// wake-up (5 ms later), so a recording denser than the daemon can follow (all its rows at
+    /// one instant, looped: every row once per 10 ms pass) costs CPU, not memory without bound.
+    public static let maximumBatch = 10_000
+
+    /// Why the samples' timestamps cannot be paced, nil when they can: they must not decrease
+    /// (then each loop pass ends after it starts and takes time; a pass ending before its start
+    /// made every later pass due at once) and span at most `maximumSpanNanoseconds` (two rows
+    /// 9e18 ns apart made the daemon trap on an Int64 overflow).
+    static func timelineProblem(_ samples: [IMUSample]) -> String? {
+        guard let first = samples.first?.timestampNanoseconds, let last = samples.last?.timestampNanoseconds else { return nil }
+        for k in samples.indices.dropFirst() where samples[k].timestampNanoseconds < samples[k - 1].timestampNanoseconds {
+            return "sample \(k + 1)'s timestamp \(samples[k].timestampNanoseconds) ns is before sample \(k)'s "
+                + "\(samples[k - 1].timestampNanoseconds) ns: timestamps must not decrease"
+        }
+        let (span, overflow) = last.subtractingReportingOverflow(first)
+        if overflow || span > maximumSpanNanoseconds {
+            return "the timestamps span from \(first) to \(last) ns, more than the "
+                + "\(maximumSpanNanoseconds / 86_400_000_000_000) days a replay may last"
+        }
+        return nil
+    }
 
     public func start() throws(SensorError) {
         stop()
@@ -127,7 +155,7 @@ public final class ReplaySource: SensorSource {
         let now = clock.nowNanoseconds()
         let before = out.count
         let first = samples[0].timestampNanoseconds
-        while next < samples.count {
+        while next < samples.count, out.count - before < Self.maximumBatch {
             if !asFastAsPossible && releaseTime(next) > now { break }
             var s = samples[next]
             s.timestampNanoseconds = timestampBase + passOffset + (samples[next].timestampNanoseconds - first)
