@@ -161,6 +161,23 @@ import CarouselTestSupport
         #expect(piped.err == "carouselctl: \(fifo): larger than 64 KiB\n")
     }
 
+    /// A recording whose first timestamp is near Int64.max: `--duration`'s end overflowed and
+    /// carouselctl trapped. Its two samples are now simply too few.
+    @Test func aDurationPastTheLastNanosecondIsTheWholeRecording() throws {
+        let dir = makeTempDirectory("calibratemax")
+        let recording = dir + "/max.csv"
+        let fd = open(recording, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        let text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"
+            + "9223372036854775000,0,0,9.8,0,0,0\n9223372036854775001,0,0,9.8,0,0,0\n"
+        #expect(text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) } == text.utf8.count)
+        close(fd)
+        let run = runCtl(["calibrate", "--replay", recording, "--duration", "5", "--output", dir + "/c.conf",
+                          "--config", writeTestConfig(in: dir), "--yes"])
+        #expect(run.status == .dataError)
+        #expect(run.err.hasSuffix("carouselctl: calibrate: refused: only 2 samples (at least 20 needed): is the sensor delivering data?\n"),
+                "\(run.err)")
+    }
+
     /// `calibrate --replay /dev/zero`, or a device among `--from-files`, read without end and
     /// aborted. Refused unread, before any file is written.
     @Test func calibratingFromADeviceIsRefusedUnread() throws {

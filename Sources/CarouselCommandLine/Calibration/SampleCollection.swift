@@ -39,7 +39,9 @@ enum SampleCollection {
             throw CommandError(.dataError, error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
         }
         if let durationSeconds, let first = samples.first {
-            let end = first.timestampNanoseconds + Int64(durationSeconds * 1e9)
+            // A first timestamp near Int64.max (a recording may start anywhere) must not overflow.
+            let (sum, overflow) = first.timestampNanoseconds.addingReportingOverflow(Int64(durationSeconds * 1e9))
+            let end = overflow ? Int64.max : sum
             samples = samples.filter { $0.timestampNanoseconds <= end }
         }
         let identity = RecordingIdentity(path: path)
