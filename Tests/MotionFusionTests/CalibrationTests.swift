@@ -51,6 +51,30 @@ import Testing
         }
     }
 
+    /// Two still stretches of a recording 18e18 ns apart (its timestamps may lie anywhere):
+    /// the window's span overflowed Int64 and `carouselctl calibrate` trapped. Such a gap now
+    /// counts as any gap longer than the window: the detector answers exactly as across one
+    /// hour.
+    @Test func stillnessAcrossAGapBeyondInt64() {
+        func answers(first: Int64, second: Int64) -> ([Bool], Int) {
+            var detector = StillnessDetector()
+            var still: [Bool] = []
+            for base in [first, second] {
+                for k in 0..<60 {
+                    still.append(detector.update(IMUSample(timestampNanoseconds: base + Int64(k) * 10_000_000,
+                                                           accel: Vector3(0, 0, 9.81), gyro: Vector3(0, 0, 0))))
+                }
+            }
+            return (still, detector.windowStartIndex)
+        }
+        let huge = answers(first: -9_000_000_000_000_000_000, second: 9_000_000_000_000_000_000)
+        let hour = answers(first: 0, second: 3_600_000_000_000)
+        #expect(huge.0 == hour.0)
+        #expect(huge.1 == hour.1)
+        // Still from 0.45 s (45 samples 10 ms apart) into the first stretch.
+        #expect(huge.0.prefix(60) == ArraySlice((0..<60).map { $0 >= 45 }))
+    }
+
     @Test func gyroBiasAndNeutralFromStillInterval() throws {
         let samples = try Dataset.samples("xio-fusion-example/sensor_data.csv")
         let rest = samples.filter { $0.timeSeconds < 10 }

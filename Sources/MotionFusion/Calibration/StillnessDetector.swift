@@ -60,14 +60,14 @@ public struct StillnessDetector: Sendable {
         add(sample, sign: 1)
         let newest = sample.timestampNanoseconds
         let span = Int64(windowSeconds * 1e9)
-        while head < window.count - 1, newest - window[head + 1].timestampNanoseconds >= span {
+        while head < window.count - 1, Self.elapsed(from: window[head + 1].timestampNanoseconds, to: newest) >= span {
             add(window[head], sign: -1)
             head += 1
             windowStartIndex += 1
         }
         if head > 4096 { window.removeFirst(head); head = 0 }
         let count = window.count - head
-        guard count >= 3, Double(newest - window[head].timestampNanoseconds) * 1e-9 >= windowSeconds * 0.9 else {
+        guard count >= 3, Double(Self.elapsed(from: window[head].timestampNanoseconds, to: newest)) * 1e-9 >= windowSeconds * 0.9 else {
             return false
         }
         let n = Double(count)
@@ -82,6 +82,13 @@ public struct StillnessDetector: Sendable {
             }
         }
         return true
+    }
+
+    /// `newer − older` in ns (`newer` ≥ `older`), Int64.max when that overflows: a recording's
+    /// timestamps may lie anywhere, two of them up to 584 years apart.
+    private static func elapsed(from older: Int64, to newer: Int64) -> Int64 {
+        let (difference, overflow) = newer.subtractingReportingOverflow(older)
+        return overflow ? .max : difference
     }
 
     private mutating func add(_ s: IMUSample, sign: Double) {
