@@ -394,9 +394,11 @@ public final class DaemonCore {
     /// last tilt is no longer current. STATE reports no tilt until the next sample, and the
     /// carousel stops following it as if the device were level (in velocity mode it settles on
     /// the nearest card), so an unwatched daemon neither scrolls on the roll it had when the last
-    /// watcher left nor wakes for it.
+    /// watcher left nor wakes for it. The orientation is `undefined` until the next sample, and
+    /// the pipeline detects it afresh then (the device may have been turned meanwhile).
     public func sensorStopped(now: Int64) {
         sensorRunning = false
+        tiltPipeline?.sensorStopped()
         guard dropTilt(now: now) else { return }
         publish(now: now)
     }

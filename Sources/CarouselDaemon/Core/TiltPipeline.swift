@@ -36,11 +36,17 @@ public protocol TiltPipeline: AnyObject {
     /// The rotation the display client says its picture has (`set_display_rotation`); used
     /// with `display_rotation = auto`, ignored with a fixed one.
     func setDisplayRotation(_ rotation: DisplayRotation)
+    /// The sensor is no longer read (nobody watches, or it is replaced): the orientation held
+    /// so far is stale, since the device may be turned before the next sample, so the next
+    /// estimate starts the detection afresh instead of waiting out a dwell against it.
+    func sensorStopped()
 }
 
 extension TiltPipeline {
     /// Pipelines without a display mapping (test doubles, benchmarks) ignore it.
     public func setDisplayRotation(_ rotation: DisplayRotation) {}
+    /// Pipelines without an orientation detector (test doubles, benchmarks) hold nothing.
+    public func sensorStopped() {}
 }
 
 /// The real pipeline: `Calibration.apply` → `AttitudeEstimator` → `TiltInputMapper`, and the
@@ -122,6 +128,10 @@ public final class MotionTiltPipeline: TiltPipeline {
         return TiltReading(rollDegrees: input.rollDegrees, pitchDegrees: input.pitchDegrees,
                            driveDegrees: input.driveDegrees, orientation: held,
                            elevationDegrees: asin(max(-1, min(1, estimate.up.z))) * 180 / Double.pi)
+    }
+
+    public func sensorStopped() {
+        orientation.reset()
     }
 
     public func recenter() -> Bool {
