@@ -49,6 +49,24 @@ import MotionFusion
         #expect(run.err.contains("carouseld is not running (cannot connect to \(dir)/carouseld.sock"), "stderr: \(run.err)")
     }
 
+    /// A path that exists but is not a socket (the demo's folder instead of the socket in it, a
+    /// file) is refused by connect(2) as "connection refused", as a socket nobody listens on:
+    /// the message says what the path is instead of "not running". An empty path is a usage error.
+    @Test func aSocketPathThatIsNoSocketIsNamedAsWhatItIs() {
+        let dir = makeTempDirectory("notasocket")
+        writeFile(dir + "/carouseld.conf", "[server]\n")
+        for (path, kind) in [(dir, "a directory"), (dir + "/carouseld.conf", "a regular file")] {
+            let run = runCtl(["status", "--socket", path])
+            #expect(run.status == .unavailable)
+            #expect(run.err == "carouselctl: cannot connect to \(path): it is \(kind), not a socket; give carouseld's socket "
+                    + "with --socket PATH (scripts/demo prints it; the installed daemon's is /run/carouseld/carouseld.sock)\n",
+                    "stderr: \(run.err)")
+        }
+        let empty = runCtl(["status", "--socket", ""])
+        #expect(empty.status == .usage)
+        #expect(empty.err == "carouselctl: the socket path is empty: give carouseld's socket with --socket PATH\n")
+    }
+
     @Test func socketDefaultsToTheConfigs() {
         let dir = makeTempDirectory("cfgsock")
         let run = runCtl(["status", "--config", writeTestConfig(in: dir, socket: dir + "/from-config.sock")])

@@ -37,6 +37,9 @@ public final class DaemonClient {
     public init(socketPath: String, timeoutSeconds: Double = 5) throws(CommandError) {
         self.socketPath = socketPath
         self.timeoutSeconds = timeoutSeconds
+        guard !socketPath.isEmpty else {
+            throw CommandError(.usage, "the socket path is empty: give carouseld's socket with --socket PATH")
+        }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CommandError(.ioError, "socket(AF_UNIX): \(Self.errnoText(errno))") }
         var address = sockaddr_un()
@@ -52,6 +55,13 @@ public final class DaemonClient {
             let e = errno
             Glibc.close(fd)
             switch e {
+            case ECONNREFUSED where Self.kind(of: socketPath) != nil:
+                // connect(2) refuses a path that is not a socket just like a socket nobody
+                // listens on; "not running" would send the user looking for a daemon.
+                throw CommandError(.unavailable,
+                                   "cannot connect to \(socketPath): it is \(Self.kind(of: socketPath) ?? ""), not a socket; "
+                                   + "give carouseld's socket with --socket PATH (scripts/demo prints it; the installed "
+                                   + "daemon's is /run/carouseld/carouseld.sock)")
             case ENOENT, ECONNREFUSED, ENOTDIR:
                 throw CommandError(.unavailable,
                                    "carouseld is not running (cannot connect to \(socketPath): \(Self.errnoText(e))); "
@@ -76,6 +86,22 @@ public final class DaemonClient {
             throw CommandError(.ioError, "\(socketPath): expected a VERSION greeting, got \(lastLine.prefix(200))")
         }
         greeting = hello
+    }
+
+    /// What `path` is when it exists but is not a socket ("a directory", "a regular file", …),
+    /// nil for a socket or a path that cannot be examined.
+    static func kind(of path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFREG: return "a regular file"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a socket"
+        }
     }
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
