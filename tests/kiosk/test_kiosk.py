@@ -516,3 +516,9 @@ def test_the_touch_helper_composes_the_panels_calibration_with_the_turn(tmp_path
     assert out.returncode == 65 and "rm -rf" not in out.stderr and "nothing changed" in out.stderr, out.stderr
     request.write_text("270\n")
     assert helper_run("--request", str(request), "--print").stdout == "0 1 0 -1 0 1\n"
+    # Where it cannot write (as a user other than root, /run/udev; here a folder no one can
+    # create), it says why and how to look without writing, instead of mkdir's own line.
+    out = helper_run("--turn", "90", "--rules", "/proc/carouseld-test/95-touch.rules")
+    assert out.returncode == 69 and out.stderr == (
+        "carouseld-kiosk-touch: cannot create /proc/carouseld-test: writing the udev rule needs root, as "
+        "carouseld-kiosk-touch.service runs it (--print shows the matrix without writing)\n"), out.stderr
