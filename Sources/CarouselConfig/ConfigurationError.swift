@@ -119,7 +119,10 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .lineTooLong(_, _, let maximum):
             return "\(location): line longer than \(maximum) bytes"
         case .continuationLine(_, _, let section, let key):
-            return "\(location): [\(shown(section))] \(shown(key)): line starts with whitespace (continuation lines are not supported; put the value on one line)"
+            // The key named is the one above, whose value libinih would extend: a file with every
+            // key indented fails on its second key, so say that the line's own key is the issue.
+            return "\(location): line starts with whitespace: keys must not be indented (libinih would read this line "
+                + "as more of the value of [\(shown(section))] \(shown(key)) above); start it at the beginning of the line"
         case .unknownSection(_, _, let section, let known):
             return "\(location): unknown section [\(shown(section))]; known sections: \(known.map { "[\($0)]" }.joined(separator: ", "))"
         case .keyOutsideSection(_, _, let key):

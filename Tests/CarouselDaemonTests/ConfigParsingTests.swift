@@ -265,6 +265,15 @@ import Glibc
         #expect(throws: ConfigurationError.continuationLine(path: "c.conf", line: 3, section: "sensor", key: "source")) {
             try DaemonConfiguration.parse(text: "[sensor]\nsource = iio\n  replay_loop = yes\n", path: "c.conf")
         }
+        // A file with every key indented, as many INI files are written, fails on its second key:
+        // the message is about that line, and names the key above only as what libinih would extend.
+        do {
+            _ = try DaemonConfiguration.parse(text: "[tilt]\n  max_deg = 20\n  dead_zone_deg = 5\n", path: "c.conf")
+            Issue.record("an indented key after a key was accepted")
+        } catch {
+            #expect(error.description == "c.conf:3: line starts with whitespace: keys must not be indented (libinih would read "
+                    + "this line as more of the value of [tilt] max_deg above); start it at the beginning of the line")
+        }
         let long = "# " + String(repeating: "x", count: 250)
         #expect(throws: ConfigurationError.lineTooLong(path: "c.conf", line: 2, maximum: 197)) {
             try DaemonConfiguration.parse(text: "[sensor]\n\(long)\nsource = iio\n", path: "c.conf")
