@@ -161,8 +161,10 @@ public enum BridgeConfigurationLoader {
         case let .lineTooLong(line, maximum):
             return BridgeConfigurationError(path: path, line: line, message: "line longer than \(maximum) bytes")
         case let .continuationLine(line, section, key):
-            return BridgeConfigurationError(path: path, line: line, section: section, key: key,
-                                            message: "an indented line continues the previous value; values are one line")
+            // `key` is the one above, whose value libinih would extend, not this line's.
+            return BridgeConfigurationError(path: path, line: line, message: "line starts with whitespace: keys must not be "
+                                            + "indented (libinih would read this line as more of the value of [\(section)] \(key) "
+                                            + "above); start it at the beginning of the line")
         case let .keyOutsideSection(line, key):
             return BridgeConfigurationError(path: path, line: line, key: key, message: "key before any [section]")
         case let .valueNotUTF8(line, section, key):

@@ -160,6 +160,10 @@ import Testing
         #expect(Self.error("[device]\nid = ###\n") == nil)  // becomes ___
         #expect(Self.error("host = b\n")?.description == "\(path):1: host: key before any [section]")
         #expect(Self.error("[broker]\nhost\n")?.line == 2)
+        // Every key indented: refused at the second, which is this line's own problem.
+        #expect(Self.error("[broker]\n  host = x\n  port = 1883\n")?.description
+                == "\(path):3: line starts with whitespace: keys must not be indented (libinih would read this line as more "
+                + "of the value of [broker] host above); start it at the beginning of the line")
         // A host or a name in Latin-1 would silently become another one.
         #expect(Self.error(String(decoding: Array("[broker]\nhost = caf".utf8) + [0xE9, 0x0A], as: UTF8.self))?.description
                 == "\(path):2: [broker] host: the value is not UTF-8 text (a byte that is not UTF-8, shown as U+FFFD, "
