@@ -119,10 +119,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         case .lineTooLong(_, _, let maximum):
             return "\(location): line longer than \(maximum) bytes"
         case .continuationLine(_, _, let section, let key):
-            // The key named is the one above, whose value libinih would extend: a file with every
-            // key indented fails on its second key, so say that the line's own key is the issue.
-            return "\(location): line starts with whitespace: keys must not be indented (libinih would read this line "
-                + "as more of the value of [\(shown(section))] \(shown(key)) above); start it at the beginning of the line"
+            return "\(location): " + INIError.indentedLineText(section: shown(section), key: shown(key))
         case .unknownSection(_, _, let section, let known):
             return "\(location): unknown section [\(shown(section))]; known sections: \(known.map { "[\($0)]" }.joined(separator: ", "))"
         case .keyOutsideSection(_, _, let key):

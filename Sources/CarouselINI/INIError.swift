@@ -19,6 +19,14 @@ public enum INIError: Error, Sendable, Equatable {
     public static let notUTF8Text = "the value is not UTF-8 text (a byte that is not UTF-8, shown as U+FFFD, "
         + "would silently change it); write the file in UTF-8"
 
+    /// What `continuationLine` means, for messages: `section` and `key` are the key above, whose
+    /// value libinih would extend, not the indented line's own key (a file with every key
+    /// indented fails at its second key).
+    public static func indentedLineText(section: String, key: String) -> String {
+        "line starts with whitespace: keys must not be indented (libinih would read this line as more of the value of "
+            + "[\(section)] \(key) above); start it at the beginning of the line"
+    }
+
     /// The line the problem is on.
     public var line: Int {
         switch self {

@@ -161,10 +161,7 @@ public enum BridgeConfigurationLoader {
         case let .lineTooLong(line, maximum):
             return BridgeConfigurationError(path: path, line: line, message: "line longer than \(maximum) bytes")
         case let .continuationLine(line, section, key):
-            // `key` is the one above, whose value libinih would extend, not this line's.
-            return BridgeConfigurationError(path: path, line: line, message: "line starts with whitespace: keys must not be "
-                                            + "indented (libinih would read this line as more of the value of [\(section)] \(key) "
-                                            + "above); start it at the beginning of the line")
+            return BridgeConfigurationError(path: path, line: line, message: INIError.indentedLineText(section: section, key: key))
         case let .keyOutsideSection(line, key):
             return BridgeConfigurationError(path: path, line: line, key: key, message: "key before any [section]")
         case let .valueNotUTF8(line, section, key):
