@@ -46,3 +46,22 @@ def test_the_demo_serves_the_page_and_ctrl_c_stops_everything(workdir):
         if demo.poll() is None:
             os.killpg(demo.pid, signal.SIGKILL)
             demo.wait()
+
+
+def test_bootstrap_lists_what_ci_installs_and_installs_nothing_when_asked_for_help():
+    """scripts/bootstrap (the quick start's first half) and .ci/run name the same packages (the
+    developers' rule: a package a build or test needs goes in both); --help and --list install
+    nothing, and an unknown argument is 64 before apt-get."""
+    bootstrap = os.path.join(ROOT, "scripts", "bootstrap")
+    listed = subprocess.run([bootstrap, "--list"], capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert all(line.split()[1] in ("installed", "missing") for line in listed.stdout.splitlines()), listed.stdout
+    ci = open(os.path.join(ROOT, ".ci", "run")).read()
+    install = re.search(r"apt-get install -y --no-install-recommends((?:.|\\\n)*?)\n(?!\s)", ci).group(1)
+    ci_names = install.replace("\\\n", " ").split()
+    assert sorted(names) == sorted(ci_names), (sorted(set(names) - set(ci_names)), sorted(set(ci_names) - set(names)))
+    help_text = subprocess.run([bootstrap, "--help"], capture_output=True, text=True, timeout=30)
+    assert help_text.returncode == 0 and help_text.stdout.startswith("Installs the Debian packages"), help_text
+    bad = subprocess.run([bootstrap, "--bogus"], capture_output=True, text=True, timeout=30)
+    assert (bad.returncode, bad.stderr) == (64, "scripts/bootstrap: unknown argument '--bogus' (see --help)\n")
