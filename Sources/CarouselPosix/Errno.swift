@@ -31,6 +31,8 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let permissionDenied = Errno(rawValue: EACCES)
     /// EPERM: operation not permitted.
     public static let notPermitted = Errno(rawValue: EPERM)
+    /// ENOENT: no such file or directory.
+    public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
 
     /// Out of descriptors or memory: `accept` cannot succeed until something is freed.
     public var isResourceExhaustion: Bool {

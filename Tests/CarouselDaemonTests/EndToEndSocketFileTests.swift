@@ -54,6 +54,18 @@ import Glibc
     /// The attack: a racer keeps replacing the socket path with a symlink to a root-owned 0600
     /// file while the listener is set up again and again. The mode is given to the socket before
     /// it appears at the path, so the file's mode never changes. Bounded to 1.5 s of binds.
+    /// The default socket's folder, /run/carouseld, exists only under the service: a daemon
+    /// started by hand without --socket meets a missing folder, and is told what to do.
+    @Test func aMissingSocketDirectoryIsNamedWithWhatToDo() throws {
+        let directory = TestTemp.path("no-such-dir")
+        let socket = directory + "/c.sock"
+        let daemon = try E2EDaemon("no-dir", overrides: ["server": ["socket": socket]], waitForSocket: false)
+        #expect(try daemon.process.wait(timeoutSeconds: 5) == 74)
+        #expect(daemon.process.log.contains("cannot listen: \(socket): its directory \(directory) does not exist "
+            + "(carouseld.service has systemd create /run/carouseld); started by hand, give a socket in a folder of "
+            + "yours with --socket PATH, as scripts/demo does"), "log: \(daemon.process.log)")
+    }
+
     @Test func aSymlinkSwappedInAfterBindIsNeverChmodded() throws {
         let directory = TestTemp.path("race-dir")
         #expect(mkdir(directory, 0o755) == 0)

@@ -15,6 +15,9 @@ public enum ListenerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The socket's directory is writable by every user and has no sticky bit: anyone could
     /// replace the socket file (or a symlink in its place) there.
     case unsafeDirectory(directory: String, path: String)
+    /// The socket's directory does not exist (the default `/run/carouseld` is made by systemd
+    /// for the service, so a daemon started by hand meets this first).
+    case missingDirectory(directory: String, path: String)
     /// socket/bind/listen/chmod/chown failed.
     case system(SystemError)
 
@@ -27,6 +30,9 @@ public enum ListenerError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): its directory \(directory) is writable by every user and has no sticky bit, so any user "
                 + "could replace the socket; use a directory only the daemon's user can write (such as /run/carouseld) "
                 + "or set the sticky bit (chmod +t \(directory))"
+        case let .missingDirectory(directory, path):
+            return "\(path): its directory \(directory) does not exist (carouseld.service has systemd create "
+                + "/run/carouseld); started by hand, give a socket in a folder of yours with --socket PATH, as scripts/demo does"
         case let .system(error): return error.description
         }
     }
@@ -60,7 +66,7 @@ enum UnixListener {
     /// replaces `path` cannot redirect a `chmod` or `chown`. Listens with `backlog` pending
     /// connections (see `backlog(maxClients:)`).
     /// - Throws: `unsafeDirectory` when `path`'s directory is writable by every user without
-    ///   the sticky bit (anyone could replace the socket there); `pathTooLong`, `notASocket`,
+    ///   the sticky bit (anyone could replace the socket there); `missingDirectory`, `pathTooLong`, `notASocket`,
     ///   `alreadyServed`, or `system` naming the call that failed.
     static func bind(path: String, mode: UInt32, gid: UInt32?, backlog: Int32 = 128) throws(ListenerError)
         -> (fd: Int32, file: BoundSocketFile) {
@@ -68,7 +74,11 @@ enum UnixListener {
         guard clinux_sockaddr_un(&address, path) > 0 else { throw .pathTooLong(path: path) }
         let directory = parentDirectory(of: path)
         var dirStat = stat()
-        guard stat(directory, &dirStat) == 0 else { throw .system(SystemError("bind \(path)", errno: Errno.current)) }
+        guard stat(directory, &dirStat) == 0 else {
+            let error = Errno.current
+            if error == .noSuchFileOrDirectory { throw .missingDirectory(directory: directory, path: path) }
+            throw .system(SystemError("bind \(path)", errno: error))
+        }
         if dirStat.st_mode & S_IWOTH != 0 && dirStat.st_mode & S_ISVTX == 0 {
             throw .unsafeDirectory(directory: directory, path: path)
         }

@@ -258,6 +258,7 @@ final class DaemonRuntime {
                 switch error {
                 case .alreadyServed: return .unavailable
                 case .notASocket, .pathTooLong, .unsafeDirectory: return .configuration
+                case .missingDirectory: return .ioError
                 case let .system(e): return e.errno == .permissionDenied || e.errno == .notPermitted ? .noPermission : .ioError
                 }
             }
