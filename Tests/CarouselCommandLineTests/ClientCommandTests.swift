@@ -29,7 +29,7 @@ import MotionFusion
         (["set-count", "2.5"], "N '2.5' is not a non-negative integer"),
         (["watch", "--rate", "fast"], "--rate: 'fast' is not a number"),
         (["watch", "--rate", "0"], "outside"),
-        (["watch", "--count", "0"], "outside"),
+        (["watch", "--count", "0"], "carouselctl: --count: must be at least 1, got 0\n"),
         (["status", "--bogus"], "unknown option '--bogus'"),
         (["status", "--json=yes"], "takes no value"),
         (["recenter", "now"], "unexpected argument 'now'"),

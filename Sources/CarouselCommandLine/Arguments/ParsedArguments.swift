@@ -40,6 +40,10 @@ public struct ParsedArguments: Sendable, Equatable {
             throw CommandError(.usage, "\(name): '\(text)' is not an integer")
         }
         if let range, !range.contains(v) {
+            // A range open upward (Int.max) is only a lower bound: say that, not nineteen digits.
+            if range.upperBound == Int.max {
+                throw CommandError(.usage, "\(name): must be at least \(range.lowerBound), got \(text)")
+            }
             throw CommandError(.usage, "\(name): \(text) is outside \(range.lowerBound)…\(range.upperBound)")
         }
         return v
