@@ -106,6 +106,25 @@ import CarouselTestSupport
                 + "0.01,-45.000000,0.000000,normal\n0.6,-45.000000,0.000000,right-up\n")
     }
 
+    /// docs/CLI.md's `--orientation` example runs on the bundled recording: the header and each
+    /// row whose orientation differs from the row before (its awk filter) are the page's lines.
+    @Test func theDocumentedOrientationExampleIsWhatTheBundledRecordingGives() throws {
+        let result = Self.run(["--input", TestPaths.packageRoot + "/data/demo-recording.csv", "--method", "accel", "--orientation"])
+        #expect(result.status == .ok, "\(result.err)")
+        var shown: [String] = []
+        var last = ""
+        for (n, line) in result.out.split(separator: "\n").enumerated() {
+            let orientation = String(line.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
+            if n == 0 || orientation != last { shown.append(String(line)) }
+            last = orientation
+        }
+        let page = readTextFile(TestPaths.packageRoot + "/docs/CLI.md") ?? ""
+        let command = "$ carouselctl tilt --input data/demo-recording.csv --method accel --orientation | awk -F, "
+            + "'NR == 1 || $4 != last { print; last = $4 }'\n"
+        #expect(page.contains(command + shown.joined(separator: "\n") + "\n```"), "docs/CLI.md should show:\n\(shown.joined(separator: "\n"))")
+        #expect(shown.count == 5)
+    }
+
     @Test func errorsUseTheRightExitStatus() throws {
         var r = Self.run(["--input", "/nonexistent/recording.csv"])
         #expect(r.status == .noInput && r.err.contains("/nonexistent/recording.csv"))
