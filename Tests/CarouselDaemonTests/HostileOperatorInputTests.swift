@@ -19,16 +19,18 @@ import Glibc
             == "c.conf:1: syntax error: expected '[section]', 'key = value' or a comment, found '\\x01\\x7Fx\\x09y'")
     }
 
-    /// `bind` failing with ENOENT said only "bind: No such file or directory": the message now
-    /// names the socket path whose directory is missing.
+    /// A socket whose directory is missing is named, with the directory and what to do
+    /// (`EndToEndSocketFileTests` checks the daemon's exit status and log line).
     @Test func socketInAMissingDirectoryNamesThePath() {
-        let path = "/tmp/carouseld-test-no-such-dir-\(getpid())/x.sock"
+        let directory = "/tmp/carouseld-test-no-such-dir-\(getpid())"
+        let path = directory + "/x.sock"
         do {
             let bound = try UnixListener.bind(path: path, mode: 0o666, gid: nil)
             close(bound.fd)
             Issue.record("bind in a missing directory succeeded")
         } catch {
-            #expect(error.description == "bind \(path): No such file or directory (errno 2)")
+            #expect(error == .missingDirectory(directory: directory, path: path))
+            #expect(error.description.hasPrefix("\(path): its directory \(directory) does not exist"))
         }
     }
 }
