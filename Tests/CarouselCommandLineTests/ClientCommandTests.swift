@@ -130,6 +130,50 @@ import MotionFusion
         #expect(daemon.requests == [.watch(WatchRequest(enable: true, items: true, maxRateHz: nil, orientation: true))])
     }
 
+    /// A program on the socket that is not carouseld (or a sensor whose firmware names it with
+    /// an escape sequence): `status` trapped converting an uptime of -1e308 s to Int64, and
+    /// `status` and `watch` wrote its strings raw, so `ESC ]0;…` retitled and `ESC [2J` cleared
+    /// the operator's terminal. Control characters are now shown as `\xNN`, and numbers out of
+    /// any sensible range as the numbers they are.
+    @Test func aHostilePeerCannotCrashOrDriveTheTerminal() throws {
+        let state = #"{"class":"STATE","seq":1,"time_ns":-1,"index":1e300,"position":1e308,"offset":null,"velocity":1e308,"#
+            + #""phase":"\u001b[31mred","count":-5,"tilt":{"roll_deg":1e308,"pitch_deg":-1e308,"enabled":3},"sensor":"ok\u009b2J"}"#
+        let status = #"{"class":"STATUS","release":"\u001b]0;pwned\u0007","uptime_s":-1e308,"sensor":"ok","sensor_name":"\u001b[2J","#
+            + #""sample_rate_hz":1e308,"clients":1e300,"watchers":-1,"config_path":"\u007f","calibration":{"file":"\r","applied":"yes"},"orientation":"\n"}"#
+        let sensor = #"{"class":"SENSOR","status":"ok","name":"hid\u001b[8m","message":"\u001b[1A"}"#
+        let daemon = try FakeDaemon { request in
+            switch request {
+            case .watch: return [ServerMessage.watch(enable: true, items: false, maxRateHz: 60).encodedLine(),
+                                 Array((state + "\n" + sensor + "\n" + state + "\n").utf8)]
+            case .status: return [Array((status + "\n").utf8)]
+            case .poll: return [Array((state + "\n").utf8)]
+            default: return [ServerMessage.error(ProtocolError(.badField, "\u{1B}[2Jno", cmd: request.cmd)).encodedLine()]
+            }
+        }
+        defer { daemon.stop() }
+        let shown = runCtl(["status", "--socket", daemon.socketPath])
+        #expect(shown.status == .ok, "stderr: \(shown.err)")
+        #expect(shown.out == #"""
+            carouseld \x1b]0;pwned\x07 (protocol 1.2) on \#(daemon.socketPath)
+              uptime:       in the future (clock skew?)
+              config:       \x7f
+              sensor:       ok (\x1b[2J), 1e+308 Hz
+              clients:      ? (-1 watching)
+              calibration:  \x0d (not applied)
+              carousel:     item none of -5, position 1e+308, \x1b[31mred
+              tilt:         roll 1e+308°, pitch -1e+308° (enabled)
+              orientation:  \x0a
+
+            """#)
+        let watched = runCtl(["watch", "-n", "2", "--socket", daemon.socketPath])
+        #expect(watched.status == .ok, "stderr: \(watched.err)")
+        let line = #"#1       index -/-5     position 1e+308    \x1b[31mred      roll 1e+308°  pitch -1e+308° sensor ok\x9b2J"#
+        #expect(watched.out.split(separator: "\n").map(String.init) == [line, #"sensor ok hid\x1b[8m: \x1b[1A"#, line])
+        let refused = runCtl(["scroll-to", "1", "--socket", daemon.socketPath])
+        #expect(refused.err == #"carouselctl: carouseld refused 'scroll_to': bad_field: \x1b[2Jno"# + "\n")
+        #expect(!(shown.out + watched.out + refused.err).unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B })
+    }
+
     @Test func watchItemsPrintsOneLinePerItemUnderEachState() throws {
         let item = #"{"index":2,"instance":0,"center":[640,400],"size":[480,640],"scale":[0.84,0.84],"alpha":0.92,"zIndex":-82.25,"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}"#
         let state = #"{"class":"STATE","seq":5,"time_ns":1,"index":2,"position":2,"offset":1040,"velocity":0,"phase":"idle","count":20,"tilt":{"roll_deg":0,"pitch_deg":0,"enabled":true},"sensor":"replay","items":["#

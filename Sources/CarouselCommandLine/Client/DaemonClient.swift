@@ -203,8 +203,8 @@ public final class DaemonClient {
     /// The `CommandError` for an `ERROR {code, message, cmd?}` object.
     public static func error(from message: WireJSON, cmd: String, socketPath: String) -> CommandError {
         let code = message["code"]?.stringValue ?? "?"
-        let text = message["message"]?.stringValue ?? ""
-        let what = "carouseld refused '\(cmd)': \(code)\(text.isEmpty ? "" : ": \(text)")"
+        let text = TerminalText.visible(message["message"]?.stringValue ?? "")
+        let what = "carouseld refused '\(cmd)': \(TerminalText.visible(code))\(text.isEmpty ? "" : ": \(text)")"
         switch ProtocolErrorCode(rawValue: code) {
         case .notAllowed?:
             return CommandError(.noPermission, what + " (control commands need root, the daemon's user or [server] control_group)")

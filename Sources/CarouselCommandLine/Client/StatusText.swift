@@ -1,31 +1,34 @@
 import CarouselProtocol
 
 /// Human-readable renderings of STATUS and STATE objects (`carouselctl status` and `watch`).
-/// Missing fields print as `?`, so a newer or older daemon never makes the client fail.
+/// Missing fields print as `?`, so a newer or older daemon never makes the client fail; the
+/// strings are shown through `TerminalText.visible` and the numbers whatever their size, so
+/// neither can a program on the socket that is not carouseld.
 enum StatusText {
     static func render(greeting: WireJSON, status: WireJSON, state: WireJSON, socketPath: String) -> String {
-        let release = status["release"]?.stringValue ?? greeting["release"]?.stringValue ?? "?"
+        let release = Self.text(status["release"]) ?? Self.text(greeting["release"]) ?? "?"
         let proto = "\(greeting["proto_major"]?.intValue.map(String.init) ?? "?").\(greeting["proto_minor"]?.intValue.map(String.init) ?? "?")"
         var text = "carouseld \(release) (protocol \(proto)) on \(socketPath)\n"
         func row(_ name: String, _ value: String) { text += "  " + name.padding(13) + value + "\n" }
-        if let up = status["uptime_s"]?.doubleValue { row("uptime:", ISO8601UTC.age(seconds: Int64(up))) }
-        row("config:", status["config_path"]?.stringValue ?? "(built-in defaults)")
-        var sensor = status["sensor"]?.stringValue ?? "?"
+        // Clamped: 1e300 s would not fit Int64 (and a century is as good an answer).
+        if let up = status["uptime_s"]?.doubleValue { row("uptime:", ISO8601UTC.age(seconds: Int64(min(max(up, -1e12), 1e12)))) }
+        row("config:", Self.text(status["config_path"]) ?? "(built-in defaults)")
+        var sensor = Self.text(status["sensor"]) ?? "?"
         // Status first, so a script grepping "sensor: ok" works with and without sensor_name.
-        if let name = status["sensor_name"]?.stringValue { sensor += " (\(name))" }
+        if let name = Self.text(status["sensor_name"]) { sensor += " (\(name))" }
         if let rate = status["sample_rate_hz"]?.doubleValue { sensor += ", \(fmt(rate)) Hz" }
         row("sensor:", sensor)
         let clients = status["clients"]?.intValue.map(String.init) ?? "?"
         let watchers = status["watchers"]?.intValue.map(String.init) ?? "?"
         row("clients:", "\(clients) (\(watchers) watching)")
         if let calibration = status["calibration"] {
-            let file = calibration["file"]?.stringValue ?? "(none configured)"
+            let file = Self.text(calibration["file"]) ?? "(none configured)"
             let applied = calibration["applied"]?.boolValue == true ? "applied" : "not applied"
             row("calibration:", "\(file) (\(applied))")
         }
         let count = state["count"]?.intValue.map(String.init) ?? "?"
         let index = state["index"]?.intValue.map(String.init) ?? "none"
-        row("carousel:", "item \(index) of \(count), position \(number(state["position"], 3)), \(state["phase"]?.stringValue ?? "?")")
+        row("carousel:", "item \(index) of \(count), position \(number(state["position"], 3)), \(Self.text(state["phase"]) ?? "?")")
         let tilt = state["tilt"]
         let enabled = tilt?["enabled"]?.boolValue == false ? "disabled" : "enabled"
         if tilt?["roll_deg"]?.isNull == true {
@@ -37,7 +40,7 @@ enum StatusText {
         } else {
             row("tilt:", "roll \(number(tilt?["roll_deg"], 1))°, pitch \(number(tilt?["pitch_deg"], 1))° (\(enabled))")
         }
-        if let orientation = status["orientation"]?.stringValue { row("orientation:", orientation) }
+        if let orientation = Self.text(status["orientation"]) { row("orientation:", orientation) }
         return text
     }
 
@@ -46,11 +49,17 @@ enum StatusText {
         let seq = state["seq"]?.intValue.map(String.init) ?? "?"
         let index = state["index"]?.intValue.map(String.init) ?? "-"
         let count = state["count"]?.intValue.map(String.init) ?? "?"
-        let phase = state["phase"]?.stringValue ?? "?"
+        let phase = text(state["phase"]) ?? "?"
         let tilt = state["tilt"]
         return "#\(seq.padding(6)) index \((index + "/" + count).padding(7)) position \(number(state["position"], 3).padding(9))"
             + "\(phase.padding(15)) roll \(angle(tilt?["roll_deg"]).padding(7)) pitch \(angle(tilt?["pitch_deg"]).padding(7))"
-            + "sensor \(state["sensor"]?.stringValue ?? "?")"
+            + "sensor \(text(state["sensor"]) ?? "?")"
+    }
+
+    /// A string field as the terminal may show it (`TerminalText.visible`), nil when absent or
+    /// not a string.
+    static func text(_ value: WireJSON?) -> String? {
+        value?.stringValue.map(TerminalText.visible)
     }
 
     /// A tilt angle in degrees with one decimal, `-` while the daemon has no estimate (`null`).
@@ -74,6 +83,8 @@ enum StatusText {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let r = (v * scale).rounded() / scale
+        // 1e308 · 10 is inf: shown as the number it is, not as "inf".
+        guard r.isFinite else { return v.description }
         var s = (r == 0 ? 0 : r).description
         // Pad to the requested decimals ("3.1" → "3.100") so columns line up.
         if let dot = s.firstIndex(of: ".") {

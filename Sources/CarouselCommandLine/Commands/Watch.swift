@@ -63,12 +63,13 @@ enum WatchCommand {
                         let previous = message["previous"]?.intValue.map(String.init) ?? "none"
                         io.out("index \(message["index"]?.intValue.map(String.init) ?? "?") (was \(previous))\n")
                     case "SENSOR":
-                        var line = "sensor \(message["status"]?.stringValue ?? "?")"
-                        if let name = message["name"]?.stringValue { line += " \(name)" }
-                        if let text = message["message"]?.stringValue { line += ": \(text)" }
+                        // The name and message come from the hardware (a HID descriptor's name).
+                        var line = "sensor \(StatusText.text(message["status"]) ?? "?")"
+                        if let name = StatusText.text(message["name"]) { line += " \(name)" }
+                        if let text = StatusText.text(message["message"]) { line += ": \(text)" }
                         io.out(line + "\n")
                     case "ORIENTATION":
-                        io.out("orientation \(message["orientation"]?.stringValue ?? "?")\n")
+                        io.out("orientation \(StatusText.text(message["orientation"]) ?? "?")\n")
                     case "ERROR":
                         throw DaemonClient.error(from: message, cmd: "watch", socketPath: client.socketPath)
                     default: break
@@ -100,7 +101,7 @@ enum WatchCommand {
             guard let message = try nextMessage(client) else { continue }
             switch message["class"]?.stringValue {
             case "ORIENTATION":
-                io.out((json ? client.lastLine : message["orientation"]?.stringValue ?? "?") + "\n")
+                io.out((json ? client.lastLine : StatusText.text(message["orientation"]) ?? "?") + "\n")
                 lines += 1
                 if let limit, lines >= limit { return .ok }
             case "ERROR":

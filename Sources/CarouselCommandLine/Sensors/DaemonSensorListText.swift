@@ -8,7 +8,7 @@ enum DaemonSensorListText {
     static func render(_ sensors: [WireJSON], socketPath: String) -> String {
         let origin = "via carouseld on \(socketPath)"
         if sensors.isEmpty { return "No IIO motion sensors found (\(origin)).\n" }
-        func text(_ v: WireJSON?) -> String { SensorListText.visible(v?.stringValue ?? "") }
+        func text(_ v: WireJSON?) -> String { TerminalText.visible(v?.stringValue ?? "") }
         func number(_ v: WireJSON?) -> String { v?.doubleValue.map { "\($0)" } ?? "unknown" }
         var out = ""
         for s in sensors {

@@ -7,8 +7,8 @@ enum SensorListText {
         if sensors.isEmpty { return "No IIO motion sensors found (\(uri)).\n" }
         var text = ""
         for s in sensors {
-            text += "\(s.id): \(visible(s.name))" + (s.label.isEmpty ? "" : " [\(visible(s.label))]") + " (\(s.kind.rawValue))\n"
-            text += "  path: \(visible(s.path))\n"
+            text += "\(s.id): \(TerminalText.visible(s.name))" + (s.label.isEmpty ? "" : " [\(TerminalText.visible(s.label))]") + " (\(s.kind.rawValue))\n"
+            text += "  path: \(TerminalText.visible(s.path))\n"
             if !s.dev.isEmpty { text += "  dev: \(s.dev)\n" }
             text += "  channels:\n"
             for c in s.channels {
@@ -22,23 +22,8 @@ enum SensorListText {
             }
             text += "\n  buffered: \(s.buffered ? "yes" : "no")"
             text += s.triggers.isEmpty ? "\n" : ", triggers: \(s.triggers.joined(separator: ", "))\n"
-            for w in s.warnings { text += "  warning: \(visible(w))\n" }
+            for w in s.warnings { text += "  warning: \(TerminalText.visible(w))\n" }
         }
         return text
-    }
-
-    /// `text` with control characters shown as `\xNN`: a device's name and label come from the
-    /// hardware (a HID descriptor, firmware), and an escape sequence in them must not reach the
-    /// operator's terminal.
-    static func visible(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

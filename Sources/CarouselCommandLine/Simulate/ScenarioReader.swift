@@ -7,7 +7,7 @@ struct ScenarioError: Error, Equatable {
     var message: String
     /// `path: message` on one line: control characters (a key or value of the scenario may hold
     /// any) are shown as `\xNN`, so a scenario cannot write escape sequences to a terminal.
-    var description: String { SensorListText.visible(path.isEmpty ? message : "\(path): \(message)") }
+    var description: String { TerminalText.visible(path.isEmpty ? message : "\(path): \(message)") }
 }
 
 /// Reads the members of one JSON object, remembering which keys were used so that unknown
