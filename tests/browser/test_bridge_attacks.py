@@ -324,6 +324,42 @@ def test_a_request_with_two_host_or_origin_lines_is_refused_cleanly(carousel):
     assert http_status(port)[0] == 200
     assert http_status(port, origin=f"http://{good}", upgrade=True)[0] == 101
 
+def test_malformed_host_and_origin_values_are_refused_cleanly(carousel):
+    # An Origin that is no URL (`http://[::1`: urlsplit raises) and a Host or Origin with a
+    # byte that is not UTF-8 (the library keeps it as a surrogate, which the reply's text could
+    # not encode) got 500 and a traceback in the log. Each is now refused by the bridge itself,
+    # the value quoted with such bytes as \xNN, and the bridge goes on serving.
+    daemon, bridge = carousel(name="malformed-headers", bridge_args=("--loglevel", "access"))
+    port = bridge.port
+    good = f"127.0.0.1:{port}".encode()
+    upgrade = (b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               b"Sec-WebSocket-Version: 13\r\n")
+    cases = [
+        (b"Host: " + good + b"\r\nOrigin: http://[::1\r\n" + upgrade,
+         b"403 ", b"pages from 'http://[::1' may not connect (see --origin)\n"),
+        (b"Host: " + good + b"\xff\r\n",
+         b"421 ", b"this bridge is not reached as '" + good + b"\\xff'\n"),
+        (b"Host: " + good + b"\r\nOrigin: http://\xfe" + good + b"\r\n" + upgrade,
+         b"403 ", b"pages from 'http://\\xfe" + good + b"' may not connect (see --origin)\n"),
+    ]
+    for headers, status, body in cases:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET / HTTP/1.1\r\n" + headers + b"\r\n")
+            reply = b""
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+        assert reply.startswith(b"HTTP/1.1 " + status), (headers, reply[:300])
+        assert reply.endswith(b"\r\n\r\n" + body), (headers, reply[-300:])
+    assert http_status(port)[0] == 200
+    assert http_status(port, origin=f"http://127.0.0.1:{port}", upgrade=True)[0] == 101
+    log = open(bridge.log_path, "rb").read()
+    assert b"Traceback" not in log and b"\xff" not in log and b"\xfe" not in log, log[-2000:]
+    assert b"refused Origin 'http://[::1'" in log and b"refused Host '127.0.0.1:%d\\xff'" % port in log, log[-2000:]
+
+
 # ---- 4. the page's parameters, its policy and its files ----
 
 def test_the_page_has_a_real_policy_and_no_listings(carousel):
