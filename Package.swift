@@ -32,7 +32,7 @@ let package = Package(
         // shared by carouseld and the bridges so that a bridge depends on the protocol, not on the server.
         .target(name: "CarouselService", dependencies: ["CarouselPosix", "CSystemd"]),
         // INI text through libinih, with each key's line number; generic, no Foundation.
-        .target(name: "CarouselINI", dependencies: ["CInih"]),
+        .target(name: "CarouselINI", dependencies: ["CInih", "CarouselPosix"]),
 
         // Pure libraries: no I/O, no clock, no Foundation.
         .target(name: "CarouselEngine"),

@@ -15,6 +15,9 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     /// The file exists but cannot be read; `errno` from `open(2)`/`read(2)` (exit 77 for
     /// `EACCES`/`EPERM`, else 74).
     case unreadable(path: String, errno: Int32)
+    /// The path names a FIFO, a device or a socket, refused unread (exit 74): a FIFO would keep
+    /// a reload waiting for a writer.
+    case notRegularFile(path: String, kind: String)
     /// libinih rejected the line (no `=`/`:` in a key line, an unterminated `[section`); libinih
     /// reports only the first such line. `text` is that line as written.
     case syntax(path: String, line: Int, text: String)
@@ -71,6 +74,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .fileMissing: return .noInput
         case .unreadable(_, let code): return (code == EACCES || code == EPERM) ? .noPermission : .ioError
+        case .notRegularFile: return .ioError
         default: return .configuration
         }
     }
@@ -78,7 +82,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     /// The path of the file concerned.
     public var path: String {
         switch self {
-        case .fileMissing(let path), .unreadable(let path, _): return path
+        case .fileMissing(let path), .unreadable(let path, _), .notRegularFile(let path, _): return path
         case .syntax(let path, _, _), .lineTooLong(let path, _, _),
              .continuationLine(let path, _, _, _), .unknownSection(let path, _, _, _),
              .keyOutsideSection(let path, _, _), .valueNotUTF8(let path, _, _, _), .unknownKey(let path, _, _, _, _),
@@ -92,7 +96,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
     /// The 1-based line concerned, when there is one.
     public var line: Int? {
         switch self {
-        case .fileMissing, .unreadable, .noSection: return nil
+        case .fileMissing, .unreadable, .notRegularFile, .noSection: return nil
         case .truncated(_, let line): return line
         case .syntax(_, let line, _), .lineTooLong(_, let line, _), .continuationLine(_, let line, _, _),
              .unknownSection(_, let line, _, _), .keyOutsideSection(_, let line, _), .valueNotUTF8(_, let line, _, _),
@@ -114,6 +118,8 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
             return "\(path): configuration file not found"
         case .unreadable(let path, let code):
             return "\(path): cannot read configuration file: \(String(cString: strerror(code))) (errno \(code))"
+        case .notRegularFile(let path, let kind):
+            return "\(path): cannot read configuration file: not a regular file but \(kind)"
         case .syntax(_, _, let text):
             return "\(location): syntax error: expected '[section]', 'key = value' or a comment, found '\(shown(text))'"
         case .lineTooLong(_, _, let maximum):

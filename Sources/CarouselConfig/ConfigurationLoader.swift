@@ -23,6 +23,7 @@ extension DaemonConfiguration {
             switch error {
             case .missing(let path): throw .fileMissing(path: path)
             case .unreadable(let path, let code): throw .unreadable(path: path, errno: code)
+            case .notRegularFile(let path, let kind): throw .notRegularFile(path: path, kind: kind)
             }
         }
         return try parse(text: text, path: path, wholeFile: unterminatedLastLine)

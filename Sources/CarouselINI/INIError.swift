@@ -41,7 +41,10 @@ public enum INIError: Error, Sendable, Equatable {
 public enum INIFileError: Error, Sendable, Equatable {
     /// No file at `path` (`ENOENT`).
     case missing(path: String)
-    /// The file exists but could not be read: `errno` from open(2)/read(2), or `EFBIG` when it
-    /// is larger than `INIReader.maximumFileBytes`.
+    /// The file exists but could not be read: `errno` from open(2)/read(2), `EISDIR` for a
+    /// directory, or `EFBIG` when it is larger than `INIReader.maximumFileBytes`.
     case unreadable(path: String, errno: Int32)
+    /// Neither a regular file nor a directory: `kind` says what (`a FIFO`, `a character
+    /// device`). A FIFO's open would wait for a writer, for a daemon reloading for ever.
+    case notRegularFile(path: String, kind: String)
 }

@@ -1,3 +1,4 @@
+import CarouselPosix
 import CInih
 #if canImport(Glibc)
 import Glibc
@@ -56,30 +57,24 @@ public enum INIReader {
         return INIDocument(entries: stream.entries, sections: stream.sections)
     }
 
-    /// Reads a whole file as UTF-8 text (invalid bytes become U+FFFD), with open(2)/read(2).
+    /// Reads a whole regular file as UTF-8 text (invalid bytes become U+FFFD), through
+    /// `BoundedFile` (open without blocking, fstat, read at most `maximumFileBytes`).
     ///
     /// - Throws: `INIFileError.missing(path:)` when there is no file at `path`,
-    ///   `.unreadable(path:errno:)` when it cannot be opened or read, or is larger than
-    ///   `maximumFileBytes` (`EFBIG`).
+    ///   `.unreadable(path:errno:)` when it cannot be opened or read, is a directory (`EISDIR`)
+    ///   or is larger than `maximumFileBytes` (`EFBIG`), `.notRegularFile(path:kind:)` for a
+    ///   FIFO, a device or a socket.
     public static func readFile(_ path: String) throws(INIFileError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            throw code == ENOENT ? .missing(path: path) : .unreadable(path: path, errno: code)
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, errno: errno)
+        do {
+            return String(decoding: try BoundedFile.read(path, limit: maximumFileBytes), as: UTF8.self)
+        } catch {
+            switch error {
+            case .system(let e) where e.rawValue == ENOENT: throw .missing(path: path)
+            case .system(let e): throw .unreadable(path: path, errno: e.rawValue)
+            case .notRegular(kind: "a directory"): throw .unreadable(path: path, errno: EISDIR)
+            case .notRegular(let kind): throw .notRegularFile(path: path, kind: kind)
+            case .tooLarge: throw .unreadable(path: path, errno: EFBIG)
             }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maximumFileBytes { throw .unreadable(path: path, errno: EFBIG) }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

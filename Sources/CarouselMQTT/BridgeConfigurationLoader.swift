@@ -83,6 +83,7 @@ public enum BridgeConfigurationLoader {
             switch error {
             case .missing: status = .noInput
             case let .unreadable(_, code): status = code == EACCES || code == EPERM ? .noPermission : .ioError
+            case .notRegularFile: status = .ioError
             }
             throw BridgeConfigurationError(path: path, message: "cannot read the configuration: \(reason(error))", exitStatus: status)
         }
@@ -192,6 +193,7 @@ public enum BridgeConfigurationLoader {
         switch error {
         case .missing: return "no such file"
         case let .unreadable(_, code): return String(cString: strerror(code)) + " (errno \(code))"
+        case let .notRegularFile(_, kind): return "not a regular file but \(kind)"
         }
     }
 

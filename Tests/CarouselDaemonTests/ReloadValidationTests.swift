@@ -85,6 +85,27 @@ import Glibc
         }
     }
 
+    /// The configuration file replaced by a FIFO (or a link to a device): a reload's open
+    /// waited for a writer, stopping the daemon's loop for good; `/dev/null` read as an empty
+    /// file. The reload is refused, naming what the path is, and the running configuration stays.
+    @Test func aConfigurationThatIsNotARegularFileIsRefusedByReload() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let path = directory + "/c.conf"
+        #expect(ServiceTestSupport.writeFile(path, "[carousel]\ncount = 7\n"))
+        let captured = start(path)
+        for (make, kind) in [({ symlink("/dev/null", path) }, "a character device"), ({ mkfifo(path, 0o600) }, "a FIFO")] {
+            unlink(path)
+            #expect(make() == 0)
+            var thrown: ConfigurationError?
+            do { _ = try captured.options?.reloadConfiguration() } catch { thrown = error }
+            #expect(thrown == .notRegularFile(path: path, kind: kind))
+            #expect(thrown?.description == "\(path): cannot read configuration file: not a regular file but \(kind)")
+            #expect(thrown?.exitStatus == .ioError)
+            #expect(checkConfig(path) == (.ioError, "carouseld: \(thrown?.description ?? "-")\n"))
+        }
+        unlink(path)
+    }
+
     @Test func anEmptyOrCommentOnlyFileIsRefused() {
         let directory = ServiceTestSupport.temporaryDirectory()
         let path = directory + "/c.conf"

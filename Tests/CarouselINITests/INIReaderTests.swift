@@ -153,6 +153,16 @@ import Glibc
         #expect(throws: INIFileError.unreadable(path: directory, errno: EISDIR)) {
             try INIReader.readFile(directory)
         }
+        // A FIFO's open waited for a writer (a reload of carouseld stopped for good), and a
+        // device was read as a file: /dev/null as an empty one. Both are refused unread.
+        #expect(mkfifo(directory + "/fifo.ini", 0o600) == 0)
+        defer { unlink(directory + "/fifo.ini") }
+        #expect(throws: INIFileError.notRegularFile(path: directory + "/fifo.ini", kind: "a FIFO")) {
+            try INIReader.readFile(directory + "/fifo.ini")
+        }
+        #expect(throws: INIFileError.notRegularFile(path: "/dev/null", kind: "a character device")) {
+            try INIReader.readFile("/dev/null")
+        }
         let path = directory + "/a.ini"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         #expect(fd >= 0)
