@@ -443,3 +443,19 @@ def test_the_owners_pages_keep_their_own_styles_and_are_never_framed(carousel, w
     assert status == 200 and headers["Content-Security-Policy"] == "frame-ancestors 'none'", headers
     assert "default-src 'none'" in http_status(bridge.port, path="/index.html")[1]["Content-Security-Policy"]
     assert "default-src 'none'" in http_status(bridge.port, path="/demo/card-1.svg")[1]["Content-Security-Policy"]
+
+
+def test_a_fifo_among_the_served_files_does_not_stop_the_bridge(carousel, workdir):
+    # The bridge opened a served file before checking that it is a regular one: a FIFO in a
+    # served folder (a cards folder is the owner's to fill) made that open wait for a writer,
+    # and with it the bridge's one event loop, for every page. It is now 404 like any other
+    # non-file, and the bridge goes on serving.
+    served = tempfile.mkdtemp(prefix="served-", dir=workdir)
+    os.chmod(served, 0o755)
+    os.mkfifo(os.path.join(served, "cards.json"))
+    with open(os.path.join(served, "real.json"), "w") as f:
+        f.write("[]\n")
+    daemon, bridge = carousel(name="fifo", bridge_args=["--serve", f"/served/={served}"])
+    assert http_status(bridge.port, path="/served/cards.json")[0] == 404
+    assert http_status(bridge.port, path="/served/real.json")[0] == 200
+    assert first_message(bridge.port)["class"] == "VERSION"
