@@ -8,6 +8,7 @@ import asyncio
 import http.client
 import json
 import os
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -15,7 +16,7 @@ import time
 
 import websockets
 
-from conftest import wait_for
+from conftest import ROOT, wait_for
 from floods import flood
 
 
@@ -459,3 +460,18 @@ def test_a_fifo_among_the_served_files_does_not_stop_the_bridge(carousel, workdi
     assert http_status(bridge.port, path="/served/cards.json")[0] == 404
     assert http_status(bridge.port, path="/served/real.json")[0] == 200
     assert first_message(bridge.port)["class"] == "VERSION"
+
+
+def test_a_fifo_as_the_owners_card_list_does_not_keep_the_bridge_from_starting(carousel, workdir):
+    # The start-up check of cards/cards.json opened it blocking: a FIFO there kept the bridge
+    # from ever listening. It is now named as unusable and the bridge serves.
+    static = tempfile.mkdtemp(prefix="static-", dir=workdir)
+    shutil.copytree(os.path.join(ROOT, "web"), static, dirs_exist_ok=True)
+    shutil.rmtree(os.path.join(static, "cards"), ignore_errors=True)
+    os.mkdir(os.path.join(static, "cards"))
+    os.mkfifo(os.path.join(static, "cards", "cards.json"))
+    daemon, bridge = carousel(name="fifo-cards", bridge_args=["--static", static])
+    assert first_message(bridge.port)["class"] == "VERSION"
+    log = open(bridge.log_path).read()
+    assert (f"carouseld-web: card list {static}/cards/cards.json: not readable (not a regular file); "
+            "pages show numbered cards") in log, log
