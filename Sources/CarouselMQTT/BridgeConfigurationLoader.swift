@@ -186,6 +186,12 @@ public enum BridgeConfigurationLoader {
             throw BridgeConfigurationError(path: configPath, section: "broker", key: "password_file",
                                            message: "\(path) is empty; its first line is the password")
         }
+        // Read as UTF-8, a byte that is not would reach the broker as U+FFFD: another password,
+        // refused there as "not authorised" with nothing to say why.
+        guard !password.unicodeScalars.contains("\u{FFFD}") else {
+            throw BridgeConfigurationError(path: configPath, section: "broker", key: "password_file",
+                                           message: "the first line of \(path) is not UTF-8 text; write the password in UTF-8")
+        }
         return String(password)
     }
 

@@ -2,6 +2,9 @@ import CarouselMQTT
 import CarouselProtocol
 import CarouselTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `[daemon]`, `[broker]`, `[device]`, `[publish]`, `[homeassistant]`: defaults, derived
 /// values (port, client id, device id) and errors that name file:line, section and key.
@@ -196,5 +199,15 @@ import Testing
         #expect(try BridgeConfigurationLoader.readPassword(path, configPath: "c.conf") == "s3cret pass")
         try TestTemp.write("\n", to: path)
         #expect(throws: BridgeConfigurationError.self) { try BridgeConfigurationLoader.readPassword(path, configPath: "c.conf") }
+        // A password saved in Latin-1 ('é' as 0xE9) was sent as "caf\u{FFFD}": refused, saying why.
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        #expect(([0x63, 0x61, 0x66, 0xE9, 0x0A] as [UInt8]).withUnsafeBytes { write(fd, $0.baseAddress, 5) } == 5)
+        close(fd)
+        do {
+            _ = try BridgeConfigurationLoader.readPassword(path, configPath: "c.conf")
+            Issue.record("a Latin-1 password was accepted")
+        } catch {
+            #expect(error.description == "c.conf: [broker] password_file: the first line of \(path) is not UTF-8 text; write the password in UTF-8")
+        }
     }
 }
