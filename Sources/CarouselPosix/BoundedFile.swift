@@ -67,8 +67,9 @@ public enum BoundedFile {
         }
     }
 
-    /// nil for a regular file, else what the mode says the file is.
-    static func kindName(_ mode: mode_t) -> String? {
+    /// nil for a regular file, else what the mode (`st_mode` of stat(2)) says the file is: "a
+    /// directory", "a FIFO", "a character device", "a block device", "a socket".
+    public static func kindName(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFDIR: return "a directory"

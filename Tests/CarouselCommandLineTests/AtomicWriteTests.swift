@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import CarouselProtocol
 import CarouselTestSupport
+import CLinux
 @testable import CarouselCommandLine
 
 /// The calibration file is replaced atomically: a writer killed at any step leaves the old file
@@ -176,6 +177,35 @@ import CarouselTestSupport
         #expect(run.status == .dataError)
         #expect(run.err.hasSuffix("carouselctl: calibrate: refused: only 2 samples (at least 20 needed): is the sensor delivering data?\n"),
                 "\(run.err)")
+    }
+
+    /// The output is replaced whole by a rename, so an output that is a device node was replaced
+    /// with a regular file (`--output /dev/null` as root: the node moved to `.bak`), and a FIFO
+    /// made the read of the previous calibration wait for a writer. An output that is not a
+    /// regular file is refused before any sample is taken (a socket and a FIFO stand here for a
+    /// device node, which only root can make: the same check, by what lstat says the name is).
+    @Test func anOutputThatIsNotARegularFileIsRefusedFirst() throws {
+        let dir = makeTempDirectory("notregular")
+        #expect(mkfifo(dir + "/fifo.conf", 0o600) == 0)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        let length = clinux_sockaddr_un(&address, dir + "/socket.conf")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(length)) }
+        }
+        #expect(bound == 0)
+        let recording = try TestPaths.dataset("xio-fusion-example/sensor_data.csv")
+        for (name, kind) in [("fifo.conf", "a FIFO"), ("socket.conf", "a socket")] {
+            let run = runCtl(["calibrate", "--replay", recording, "--duration", "5", "--output", dir + "/" + name,
+                              "--config", writeTestConfig(in: dir), "--yes"])
+            #expect(run.status == .ioError)
+            #expect(run.err == "carouselctl: calibrate: cannot write \(dir)/\(name): it is \(kind), not a regular file "
+                    + "(--output names the file to write, which is replaced whole)\n")
+            var info = stat()
+            #expect(lstat(dir + "/" + name, &info) == 0 && info.st_mode & S_IFMT != S_IFREG)
+            #expect(access(dir + "/" + name + ".bak", F_OK) != 0)
+        }
     }
 
     /// `calibrate --replay /dev/zero`, or a device among `--from-files`, read without end and

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarouselPosix
 import CarouselProtocol
 import CLinux
 import IIOSensors
@@ -209,12 +210,20 @@ enum CalibrateRun {
     }
 
     /// Refuses, before any sample is taken, an output that names a directory (the atomic write
-    /// would fail only at the end, with a confusing link error).
-    /// - Throws: `CommandError(.ioError)` naming the path.
+    /// would fail only at the end, with a confusing link error) or is itself a FIFO, a device or
+    /// a socket: the atomic write renames a new regular file over the name, so `--output
+    /// /dev/null` run as root replaced the device node with a file (the node kept as `.bak`),
+    /// and a FIFO made the backup's read wait for a writer. A symbolic link is replaced, as any
+    /// file, whatever it points to.
+    /// - Throws: `CommandError(.ioError)` naming the path and what it is.
     static func checkWritable(_ path: String) throws {
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             throw CommandError(.ioError, "calibrate: cannot write \(path): it is a directory (--output names the file to write)")
+        }
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK, let kind = BoundedFile.kindName(info.st_mode) {
+            throw CommandError(.ioError, "calibrate: cannot write \(path): it is \(kind), not a regular file "
+                                         + "(--output names the file to write, which is replaced whole)")
         }
     }
 
@@ -223,8 +232,8 @@ enum CalibrateRun {
     static func readPrevious(_ path: String, io: CommandIO) -> CalibrationFile? {
         guard access(path, F_OK) == 0 else { return nil }
         do {
-            return try CalibrationFile.parse(text: try TextFile.read(path: path, limit: CalibrationFile.maximumFileBytes),
-                                             path: path)
+            let text = try TextFile.read(path: path, limit: CalibrationFile.maximumFileBytes, acceptsPipes: false)
+            return try CalibrationFile.parse(text: text, path: path)
         } catch let error as CalibrationFileError {
             io.err("carouselctl: warning: the existing calibration is not usable (\(error.description)); it will be kept as .bak\n")
         } catch {

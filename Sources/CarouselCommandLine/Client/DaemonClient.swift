@@ -45,7 +45,8 @@ public final class DaemonClient {
         var address = sockaddr_un()
         let length = clinux_sockaddr_un(&address, socketPath)
         guard length > 0 else {
-            Glibc.close(fd)
+            // close(), not close(2): it sets fd to -1, and deinit runs too (the object is whole).
+            close()
             throw CommandError(.usage, "socket path '\(socketPath)' is too long for a Unix socket")
         }
         let result = withUnsafePointer(to: &address) {
@@ -53,7 +54,7 @@ public final class DaemonClient {
         }
         if result != 0 {
             let e = errno
-            Glibc.close(fd)
+            close()
             switch e {
             case ECONNREFUSED where Self.kind(of: socketPath) != nil:
                 // connect(2) refuses a path that is not a socket just like a socket nobody
@@ -74,11 +75,11 @@ public final class DaemonClient {
             }
         }
         guard let hello = try readMessage(timeoutSeconds: timeoutSeconds) else {
-            Glibc.close(fd)
+            close()
             throw CommandError(.ioError, "\(socketPath): no VERSION greeting within \(fmt(timeoutSeconds)) s")
         }
         guard hello["class"]?.stringValue == "VERSION" else {
-            Glibc.close(fd)
+            close()
             // A full daemon greets with `ERROR too_many_clients` and closes: unavailable (69).
             if hello["class"]?.stringValue == "ERROR" {
                 throw Self.error(from: hello, cmd: "connect", socketPath: socketPath)

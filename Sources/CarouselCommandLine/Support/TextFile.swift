@@ -54,11 +54,12 @@ public enum TextFile {
 
     /// Reads the whole regular file or pipe at `path` as UTF-8 (invalid sequences become U+FFFD),
     /// up to `limit` bytes (`BoundedFile`: a device such as `/dev/zero` is refused, not read
-    /// without end; a FIFO or `<(…)` is read, as far as the limit).
+    /// without end; a FIFO or `<(…)` is read, as far as the limit, unless `acceptsPipes` is
+    /// false: a file carouselctl reads for itself, not one named to it as input).
     /// - Throws: `TextFile.Failure`.
-    public static func read(path: String, limit: Int) throws(Failure) -> String {
+    public static func read(path: String, limit: Int, acceptsPipes: Bool = true) throws(Failure) -> String {
         do {
-            return String(decoding: try BoundedFile.read(path, limit: limit, acceptsPipes: true), as: UTF8.self)
+            return String(decoding: try BoundedFile.read(path, limit: limit, acceptsPipes: acceptsPipes), as: UTF8.self)
         } catch {
             switch error {
             case let .system(e): throw failure(path: path, errno: e.rawValue)
