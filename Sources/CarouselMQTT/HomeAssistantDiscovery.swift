@@ -7,7 +7,7 @@ import CarouselProtocol
 ///
 /// | component | object_id | entity |
 /// |---|---|---|
-/// | `number` | `index` | the centered item, 0 … count − 1; commands `set/index` |
+/// | `number` | `index` | the centered item, 0 … max(1, count − 1); commands `set/index` |
 /// | `sensor` | `roll`, `pitch` | tilt angles, degrees (`None`, i.e. unknown, without an estimate) |
 /// | `binary_sensor` | `sensor_ok` | ON while the sensor status is `ok` or `replay` |
 /// | `switch` | `tilt` | tilt input; commands `set/tilt` ON/OFF |
@@ -40,13 +40,16 @@ public struct HomeAssistantDiscovery: Sendable {
         [indexNumber(count: count)] + fixedMessages
     }
 
-    /// The `number` entity, whose `max` follows the count (republished when it changes).
+    /// The `number` entity, whose `max` follows the count (republished when it changes): count − 1,
+    /// but at least 1, because Home Assistant refuses a number whose `max` is not above its `min`
+    /// ("'max' must be > 'min'", `validate_config` of its MQTT number) and would drop the entity of a
+    /// carousel with one item or none; the daemon refuses the index 1 there, on `error`.
     public func indexNumber(count: Int) -> (topic: String, payload: [UInt8]) {
         entity("number", "index", name: "Index") { w in
             w.key("command_topic"); w.string(topics.command(.setIndex))
             w.key("value_template"); w.string("{{ value_json.index }}")
             w.key("min"); w.int(0)
-            w.key("max"); w.int(max(0, count - 1))
+            w.key("max"); w.int(max(1, count - 1))
             w.key("step"); w.int(1)
             w.key("mode"); w.string("box")
             w.key("icon"); w.string("mdi:view-carousel")

@@ -63,6 +63,15 @@ import Testing
 
     @Test func theNumbersMaximumFollowsTheCount() throws {
         #expect(try WireJSONParser.parse(Self.discovery.indexNumber(count: 4).payload)["max"] == .number(3))
-        #expect(try WireJSONParser.parse(Self.discovery.indexNumber(count: 0).payload)["max"] == .number(0))
+        #expect(try WireJSONParser.parse(Self.discovery.indexNumber(count: 2).payload)["max"] == .number(1))
+    }
+
+    /// Home Assistant's MQTT number refuses a config whose `max` is not above its `min` ("'max' must
+    /// be > 'min'"), so a carousel of one item or none still announces 0 … 1, not 0 … 0.
+    @Test func theNumbersMaximumStaysAboveItsMinimumForOneItemOrNone() throws {
+        for count in [0, 1] {
+            let number = try WireJSONParser.parse(Self.discovery.indexNumber(count: count).payload)
+            #expect(number["min"] == .number(0) && number["max"] == .number(1), "count \(count)")
+        }
     }
 }
