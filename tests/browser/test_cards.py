@@ -134,6 +134,23 @@ def test_a_card_list_that_fails_says_why_on_the_page_and_in_the_log(workdir, ope
         assert "cards/cards.json: not a JSON array of {image, title, alt, link}; pages show numbered cards" in log, log
     finally:
         bridge.stop()
+    # The owner's commonest slip, a comma after the last entry: the log names its line and column.
+    # A byte order mark (as some editors save UTF-8) is no error: the page's fetch() skips it too.
+    for text, says in [
+        (b'[\n {"image": "a.jpg", "title": "A"},\n]\n',
+         "cards/cards.json: not valid JSON: Expecting value at line 3 column 1; pages show numbered cards"),
+        (b'[\n {"title": "caf\xe9"}\n]\n', "cards/cards.json: not UTF-8 text (byte 18, line 2); pages show numbered cards"),
+        (b'[]', "cards/cards.json: an empty array; pages show numbered cards"),
+        (b'\xef\xbb\xbf[{"title": "A"}]\n', "cards/cards.json: served as /cards/cards.json"),
+    ]:
+        with open(os.path.join(folder, "cards.json"), "wb") as f:
+            f.write(text)
+        bridge = Bridge(workdir, socket_path=daemon.socket, extra=["--static", bridge_static(bridge)])
+        try:
+            log = wait_for(lambda: "card list" in open(bridge.log_path).read() and open(bridge.log_path).read(), 5, "the log line")
+            assert says in log, log
+        finally:
+            bridge.stop()
 
 
 def bridge_static(bridge):
