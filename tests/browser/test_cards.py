@@ -141,6 +141,8 @@ def test_a_card_list_that_fails_says_why_on_the_page_and_in_the_log(workdir, ope
          "cards/cards.json: not valid JSON: Expecting value at line 3 column 1; pages show numbered cards"),
         (b'[\n {"title": "caf\xe9"}\n]\n', "cards/cards.json: not UTF-8 text (byte 18, line 2); pages show numbered cards"),
         (b'[]', "cards/cards.json: an empty array; pages show numbered cards"),
+        # Deeper than Python's parser recurses: named, where the bridge used to end with a traceback.
+        (b'[' * 100000, "cards/cards.json: not usable JSON: nested too deeply; pages show numbered cards"),
         (b'\xef\xbb\xbf[{"title": "A"}]\n', "cards/cards.json: served as /cards/cards.json"),
     ]:
         with open(os.path.join(folder, "cards.json"), "wb") as f:
