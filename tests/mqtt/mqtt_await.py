@@ -2,14 +2,15 @@
 """Waits for MQTT messages matching a Python expression, through Debian's mosquitto_sub.
 
   mqtt_await.py --port P --topic T [--topic T2 ...] [--timeout S] [--expect EXPR] [--count N]
-                [--collect] [--fresh] [--tls CA CERT KEY] [--ready FILE] [--after CMD ARG...]
+                [--collect] [--fresh] [--tls CA CERT KEY] [--user NAME] [--ready FILE] [--after CMD ARG...]
 
 Subscribes (waiting for the SUBACK), then runs the --after command (e.g. a mosquitto_pub), then
 creates the --ready file (for a caller running it in the background), then prints each message that makes EXPR true (variables: t topic, p payload text, m payload parsed as
 JSON or None, retained bool) as one JSON line {"topic","payload","retained"}. Exits 0 after
 --count matches (default 1), 1 on timeout with the messages seen on stderr. --collect prints
 every match until the timeout and exits 0. --fresh ignores messages delivered from the
-retained store. Used by tests/mqtt/run only.
+retained store. --user logs in with that user name (no password; for a broker's ACL). Used by
+tests/mqtt/run only.
 """
 import json
 import os
@@ -22,7 +23,7 @@ import time
 def main():
     args = sys.argv[1:]
     port, topics, timeout, expect, count = None, [], 5.0, "True", 1
-    collect, fresh, tls, after, ready_file = False, False, None, None, None
+    collect, fresh, tls, after, ready_file, user = False, False, None, None, None, None
     while args:
         a = args.pop(0)
         if a == "--port": port = args.pop(0)
@@ -34,6 +35,7 @@ def main():
         elif a == "--fresh": fresh = True
         elif a == "--tls": tls = [args.pop(0), args.pop(0), args.pop(0)]
         elif a == "--ready": ready_file = args.pop(0)
+        elif a == "--user": user = args.pop(0)
         elif a == "--after": after, args = args, []
         else: sys.exit("mqtt_await.py: unknown argument " + a)
     # stdbuf: mosquitto_sub flushes stdout only after a message, so without line buffering the
@@ -42,6 +44,7 @@ def main():
     if tls:
         command = ["stdbuf", "-oL", "mosquitto_sub", "-h", "localhost", "-p", port, "-d", "-F", "MSG\t%r\t%t\t%p",
                    "--cafile", tls[0], "--cert", tls[1], "--key", tls[2]]
+    if user: command += ["-u", user]
     for t in topics: command += ["-t", t]
     sub = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
     deadline = time.monotonic() + timeout
