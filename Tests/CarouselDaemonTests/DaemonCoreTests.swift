@@ -178,6 +178,23 @@ struct CoreHarness {
         #expect(p["count"] == .number(10))
     }
 
+    /// scroll_to past the count names the items there are as a closed range (as remove_items does),
+    /// and says plainly when there are none: "0 is out of range 0..<0" read as nonsense on MQTT's
+    /// error topic.
+    @Test func scrollToPastTheCountNamesTheItemsThereAre() throws {
+        var h = CoreHarness()
+        let c = h.connect()
+        _ = h.read(c)
+        h.send(#"{"cmd":"set_count","count":1}"#, from: c)
+        h.send(#"{"cmd":"scroll_to","index":1}"#, from: c)
+        h.send(#"{"cmd":"set_count","count":0}"#, from: c)
+        h.send(#"{"cmd":"scroll_to","index":0}"#, from: c)
+        let errors = h.read(c).filter { $0["class"] == .string("ERROR") }
+        #expect(errors.map { $0["message"] } == [
+            .string("field 'index': 1 is out of range 0…0"), .string("field 'index': the carousel has no items, got 0"),
+        ])
+    }
+
     @Test func badInputKeepsTheConnectionAndTooLongClosesIt() throws {
         var h = CoreHarness()
         let c = h.connect()
@@ -187,7 +204,7 @@ struct CoreHarness {
         h.send(#"{"cmd":"scroll_to","index":10}"#, from: c)
         let errors = h.read(c)
         #expect(errors.map { $0["code"] } == [.string("bad_json"), .string("unknown_cmd"), .string("bad_field")])
-        #expect(errors[2]["message"] == .string("field 'index': 10 is out of range 0..<10"))
+        #expect(errors[2]["message"] == .string("field 'index': 10 is out of range 0…9"))
         h.send(#"{"cmd":"poll"}"#, from: c)
         #expect(h.read(c).first?["class"] == .string("STATE"))
         h.core.received([UInt8](repeating: 0x41, count: 65537), from: c, now: h.now)

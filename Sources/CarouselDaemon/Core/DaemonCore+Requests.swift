@@ -96,7 +96,9 @@ extension DaemonCore {
         case let .scrollTo(index, animated):
             let count = engine.state.count
             guard index < count else {
-                return ProtocolError(.badField, "field 'index': \(index) is out of range 0..<\(count)", cmd: request.cmd)
+                // Closed ranges, as remove_items words them: owners read these on MQTT's error topic.
+                let problem = count == 0 ? "the carousel has no items, got \(index)" : "\(index) is out of range 0…\(count - 1)"
+                return ProtocolError(.badField, "field 'index': \(problem)", cmd: request.cmd)
             }
             engine.scrollTo(index: index, animated: animated, at: t)
         case let .drag(phase, location, velocity):
