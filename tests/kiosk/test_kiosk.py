@@ -482,6 +482,33 @@ def test_rotate_auto_exits_with_cage_and_leaves_nothing_behind(workdir, installe
         daemon.stop()
 
 
+def test_a_bad_setting_names_where_the_owner_wrote_it():
+    """The unit passes the environment file's settings as variables: a bad one names the variable
+    and the file (the owner never typed --rotate), a bad option the option; both exit 64, which
+    the unit does not restart on. (`--print` checks the settings and starts nothing.)"""
+    kiosk = os.path.join(ROOT, "scripts", "carouseld-kiosk")
+    helper = os.path.join(ROOT, "scripts", "carouseld-kiosk-touch")
+    where = "(in the environment; the unit reads /etc/carouseld/carouseld-kiosk.env)"
+
+    def run(script, *args, env=None):
+        out = subprocess.run([script, *args, "--print"], capture_output=True, text=True, timeout=30,
+                             env={"PATH": os.environ.get("PATH", ""), **(env or {})})
+        return out.returncode, out.stderr
+    for variable, value, expected in (
+            ("CAROUSELD_KIOSK_ROTATE", "left", "expected 0, 90, 180, 270 or auto, got 'left'"),
+            ("CAROUSELD_KIOSK_WAIT", "1m", "expected a number of seconds, got '1m'"),
+            ("CAROUSELD_KIOSK_BROWSER", "firefox", "expected chromium or cog, got 'firefox'"),
+            ("CAROUSELD_KIOSK_URL", "127.0.0.1:8780", "expected an http:// or https:// URL, got '127.0.0.1:8780'")):
+        assert run(kiosk, env={variable: value}) == (64, f"carouseld-kiosk: {variable} {where}: {expected}\n")
+    # An option given on the command line wins over the variable, and is what the error names.
+    assert run(kiosk, "--rotate", "45", env={"CAROUSELD_KIOSK_ROTATE": "90"}) == \
+        (64, "carouseld-kiosk: --rotate: expected 0, 90, 180, 270 or auto, got '45'\n")
+    assert run(helper, "--turn", "90", env={"CAROUSELD_KIOSK_TOUCH_MATRIX": "1,0,0,0,1,0"}) == \
+        (65, f"carouseld-kiosk-touch: CAROUSELD_KIOSK_TOUCH_MATRIX {where}: expected six numbers 'a b c d e f', got '1,0,0,0,1,0'\n")
+    assert run(helper, "--turn", "90", "--matrix", "1 0 0") == \
+        (65, "carouseld-kiosk-touch: --matrix: expected six numbers 'a b c d e f', got '1 0 0'\n")
+
+
 def test_the_touch_helper_composes_the_panels_calibration_with_the_turn(tmp_path):
     """carouseld-kiosk-touch --print (no root, no udev): libinput's matrices per turn (docs/KIOSK.md
     derives them), the panel's own calibration B composed as R · B, and what it refuses."""
