@@ -60,7 +60,19 @@ import MotionFusion
         ("[calibration]\nsensor = x\ngyro_bias_rad_s = 1 2\n", "c.conf:3: [calibration] gyro_bias_rad_s: expected 3 numbers, found 2 in '1 2'"),
         ("[calibration]\nsensor = x\ngyro_bias_rad_s = 1 two 3\n", "c.conf:3: [calibration] gyro_bias_rad_s: 'two' is not a finite number"),
         ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 0\naccel_scale = 1 0 1\n",
-         "c.conf:5: [calibration] accel_scale: every scale must be > 0"),
+         "c.conf:5: [calibration] accel_scale: every scale must be > 0 and at most 16"),
+        // Finite but no calibration of a real sensor (found by an attack: 1e308 loaded, and
+        // `calibration show` printed inf).
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 1e308 0\n",
+         "c.conf:3: [calibration] gyro_bias_rad_s: every bias must be within ±34.9 rad/s (2000 °/s, the widest range of a MEMS gyroscope)"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 -157\n",
+         "c.conf:4: [calibration] accel_offset_m_s2: every offset must be within ±156.9 m/s² (16 g, the widest range of a MEMS accelerometer)"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 0\naccel_scale = 1 16.5 1\n",
+         "c.conf:5: [calibration] accel_scale: every scale must be > 0 and at most 16"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 0\naccel_scale = 1 1 1\nneutral_roll_deg = 1e308\n",
+         "c.conf:6: [calibration] neutral_roll_deg: '1e308' is outside -90…90 degrees"),
+        ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 0\naccel_scale = 1 1 1\nneutral_roll_deg = -90\nneutral_pitch_deg = 180.5\n",
+         "c.conf:7: [calibration] neutral_pitch_deg: '180.5' is outside -180…180 degrees"),
         ("[calibration]\nsensor = x\ngyro_bias_rad_s = 0 0 0\naccel_offset_m_s2 = 0 0 0\naccel_scale = 1 1 1\nneutral_roll_deg = nan\n",
          "c.conf:6: [calibration] neutral_roll_deg: 'nan' is not a finite number"),
         ("[calibration\n", "c.conf:1: section header '[calibration' lacks ']'"),
@@ -78,6 +90,19 @@ import MotionFusion
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    /// The ranges' own ends load: 2000 °/s, 16 g, a scale of 16, roll ±90°, pitch ±180°.
+    @Test func acceptsTheEndsOfEachRange() throws {
+        let text = "[calibration]\nsensor = x\ngyro_bias_rad_s = 34.906585 -34.906585 0\n"
+            + "accel_offset_m_s2 = 156.9064 -156.9064 0\naccel_scale = 16 0.001 1\n"
+            + "neutral_roll_deg = -90\nneutral_pitch_deg = 180\n"
+        let file = try CalibrationFile.parse(text: text, path: "c.conf")
+        #expect(file.calibration.gyroBias.x == 34.906585)
+        #expect(file.calibration.accelOffset.y == -156.9064)
+        #expect(file.calibration.accelScale.x == 16)
+        #expect(file.calibration.neutralRoll == -Double.pi / 2)
+        #expect(file.calibration.neutralPitch == Double.pi)
     }
 
     @Test func bindsToOneSensor() {

@@ -122,7 +122,10 @@ public struct CalibrationFile: Equatable, Sendable {
     ///   - path: the file's path, used only in error messages.
     /// - Throws: `CalibrationFileError` naming `path:line` and the key for a syntax error (a
     ///   control character other than tab in a line that is not a comment is one), a
-    ///   value that is not a finite number (or not three of them), a non-positive scale, a
+    ///   value that is not a finite number (or not three of them), a value outside what a real
+    ///   sensor can need (a gyro bias beyond ±`maximumGyroBias`, an offset beyond
+    ///   ±`maximumAccelOffset`, a scale not in (0, `maximumAccelScale`], a neutral roll outside
+    ///   −90…90° or pitch outside −180…180°, the ranges of the angles themselves), a
     ///   missing `[calibration]` section or a missing required key (`sensor`, `gyro_bias_rad_s`,
     ///   `accel_offset_m_s2`, `accel_scale`, `neutral_roll_deg`, `neutral_pitch_deg`).
     public static func parse(text: String, path: String) throws(CalibrationFileError) -> CalibrationFile {
@@ -202,16 +205,36 @@ public struct CalibrationFile: Equatable, Sendable {
             return try vector(entry, key)
         }
 
+        func limited(_ v: Vector3, _ key: String, _ allowed: ClosedRange<Double>, _ why: String) throws(CalibrationFileError) -> Vector3 {
+            guard allowed.contains(v.x), allowed.contains(v.y), allowed.contains(v.z) else {
+                throw .badValue(path: path, line: values[key]?.line ?? 0, key: key, message: why)
+            }
+            return v
+        }
+        func angle(_ key: String, _ limit: Double) throws(CalibrationFileError) -> Double {
+            let v = try number(key)
+            guard abs(v) <= limit else {
+                throw .badValue(path: path, line: values[key]?.line ?? 0, key: key,
+                                message: "'\(values[key]?.value ?? "")' is outside -\(Int(limit))…\(Int(limit)) degrees")
+            }
+            return v
+        }
+
         let name = try required("sensor").value
-        let bias = try vector(try required("gyro_bias_rad_s"), "gyro_bias_rad_s")
-        let offset = try vector(try required("accel_offset_m_s2"), "accel_offset_m_s2")
+        let bias = try limited(try vector(try required("gyro_bias_rad_s"), "gyro_bias_rad_s"), "gyro_bias_rad_s",
+                               -Self.maximumGyroBias...Self.maximumGyroBias,
+                               "every bias must be within ±34.9 rad/s (2000 °/s, the widest range of a MEMS gyroscope)")
+        let offset = try limited(try vector(try required("accel_offset_m_s2"), "accel_offset_m_s2"), "accel_offset_m_s2",
+                                 -Self.maximumAccelOffset...Self.maximumAccelOffset,
+                                 "every offset must be within ±156.9 m/s² (16 g, the widest range of a MEMS accelerometer)")
         let scaleEntry = try required("accel_scale")
         let scale = try vector(scaleEntry, "accel_scale")
-        guard scale.x > 0, scale.y > 0, scale.z > 0 else {
-            throw .badValue(path: path, line: scaleEntry.line, key: "accel_scale", message: "every scale must be > 0")
+        guard scale.x > 0, scale.y > 0, scale.z > 0, scale.x <= Self.maximumAccelScale,
+              scale.y <= Self.maximumAccelScale, scale.z <= Self.maximumAccelScale else {
+            throw .badValue(path: path, line: scaleEntry.line, key: "accel_scale", message: "every scale must be > 0 and at most 16")
         }
-        let roll = try number("neutral_roll_deg")
-        let pitch = try number("neutral_pitch_deg")
+        let roll = try angle("neutral_roll_deg", 90)
+        let pitch = try angle("neutral_pitch_deg", 180)
         var samples = 0
         if let entry = values["samples"] {
             guard let n = Int(entry.value), n >= 0 else {
@@ -227,6 +250,17 @@ public struct CalibrationFile: Equatable, Sendable {
             gyroNoise: try optionalVector("gyro_noise_rad_s"), accelNoise: try optionalVector("accel_noise_m_s2"),
             unknownKeys: unknown)
     }
+
+    /// The largest gyro bias component a file may hold, rad/s: 2000 °/s, the widest full-scale
+    /// range of MEMS gyroscopes. A bias beyond it is no reading of a real sensor, and would turn
+    /// the attitude by more than a turn per step.
+    public static let maximumGyroBias = 2000 * Double.pi / 180
+    /// The largest accelerometer offset component, m/s²: 16 g, the widest full-scale range of
+    /// MEMS accelerometers.
+    public static let maximumAccelOffset = 16 * 9.80665
+    /// The largest accelerometer scale factor: 16 (a driver whose `scale` gives g instead of m/s²
+    /// calibrates to 9.81; nothing real needs more).
+    public static let maximumAccelScale = 16.0
 
     static let knownKeys: Set<String> = [
         "sensor", "sensor_path", "gyro_bias_rad_s", "accel_offset_m_s2", "accel_scale", "neutral_roll_deg",
