@@ -73,6 +73,9 @@ import Testing
         #expect(huge.1 == hour.1)
         // Still from 0.45 s (45 samples 10 ms apart) into the first stretch.
         #expect(huge.0.prefix(60) == ArraySlice((0..<60).map { $0 >= 45 }))
+        // After the gap the window starts again: still only once 0.45 s has passed again, not
+        // on the sample before the gap and two after it.
+        #expect(Array(hour.0.suffix(60)) == (0..<60).map { $0 >= 45 })
     }
 
     @Test func gyroBiasAndNeutralFromStillInterval() throws {

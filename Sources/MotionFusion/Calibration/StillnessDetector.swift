@@ -6,7 +6,8 @@
 /// `gyroStdLimit` (rad/s), and the mean gyro rate below `gyroMeanLimit` (rad/s; generous, since
 /// the bias is not known yet). Using the spread rather than the value makes the test
 /// independent of the unknown gyro bias and accelerometer offset. Samples without a gyroscope
-/// are judged on the accelerometer alone. Running sums make each update O(1) amortised.
+/// are judged on the accelerometer alone. A gap between two samples longer than the window
+/// starts the window again. Running sums make each update O(1) amortised.
 public struct StillnessDetector: Sendable {
     public var windowSeconds: Double
     public var accelStdLimit: Double
@@ -53,8 +54,12 @@ public struct StillnessDetector: Sendable {
             clear(startingAt: fed)
             return false
         }
-        if let last = window.last, sample.timestampNanoseconds < last.timestampNanoseconds {
-            clear(startingAt: fed - 1)  // time went backwards: start over
+        // Time went backwards, or the sensor was silent for longer than a window: start over at
+        // this sample. A window reaching across such a gap would judge the device on the sample
+        // before it and a couple after it, and call three samples an hour apart "still".
+        if let last = window.last, sample.timestampNanoseconds < last.timestampNanoseconds
+            || Self.elapsed(from: last.timestampNanoseconds, to: sample.timestampNanoseconds) > Int64(windowSeconds * 1e9) {
+            clear(startingAt: fed - 1)
         }
         window.append(sample)
         add(sample, sign: 1)
