@@ -144,6 +144,16 @@ def test_a_card_list_that_fails_says_why_on_the_page_and_in_the_log(workdir, ope
         # Deeper than Python's parser recurses: named, where the bridge used to end with a traceback.
         (b'[' * 100000, "cards/cards.json: not usable JSON: nested too deeply; pages show numbered cards"),
         (b'\xef\xbb\xbf[{"title": "A"}]\n', "cards/cards.json: served as /cards/cards.json"),
+        # Keys the page does not know (a misspelt "img", a capital "Image") are ignored by it
+        # without a word: the log names each entry, and an entry left with nothing to show.
+        (b'[{"img": "a.jpg", "title": "A"}, {"Image": "b.jpg"}, 7]',
+         "cards/cards.json: served as /cards/cards.json\n"
+         f"carouseld-web: card list {bridge_static(bridge)}/cards/cards.json: entry 1: unknown key 'img' (the keys are image, title, alt, link), ignored\n"
+         f"carouseld-web: card list {bridge_static(bridge)}/cards/cards.json: entry 2 has neither an image nor a title; skipped: unknown key 'Image' (the keys are image, title, alt, link)\n"
+         f"carouseld-web: card list {bridge_static(bridge)}/cards/cards.json: entry 3 is not an object {{image, title, alt, link}}; skipped\n"),
+        (b'[{"Title": "A", "Image": "a.jpg"}]',
+         "cards/cards.json: no entry with an image or a title (entry 1 has neither an image nor a title; skipped: "
+         "unknown keys 'Title', 'Image' (the keys are image, title, alt, link)); pages show numbered cards"),
     ]:
         with open(os.path.join(folder, "cards.json"), "wb") as f:
             f.write(text)
