@@ -18,16 +18,20 @@ final class WatchClient {
     /// Connects (non-blocking afterwards).
     /// - Throws: `BenchError` when the socket cannot be created or connected.
     init(socketPath: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw BenchError.system("socket(AF_UNIX, SOCK_STREAM)") }
+        // The descriptor becomes `self.fd` only once connected: a class whose stored properties
+        // are all set runs `deinit` when its initializer throws, which would close it again
+        // (possibly another thread's new descriptor by then).
+        let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socketFD >= 0 else { throw BenchError.system("socket(AF_UNIX, SOCK_STREAM)") }
         var address = sockaddr_un()
         let length = clinux_sockaddr_un(&address, socketPath)
-        guard length > 0 else { close(fd); throw BenchError("socket path too long: \(socketPath)") }
+        guard length > 0 else { close(socketFD); throw BenchError("socket path too long: \(socketPath)") }
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(length)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(length)) }
         }
-        guard rc == 0 else { let e = errno; close(fd); throw BenchError.system("connect \(socketPath)", e) }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        guard rc == 0 else { let e = errno; close(socketFD); throw BenchError.system("connect \(socketPath)", e) }
+        _ = fcntl(socketFD, F_SETFL, fcntl(socketFD, F_GETFL) | O_NONBLOCK)
+        fd = socketFD
     }
 
     deinit { close(fd) }
