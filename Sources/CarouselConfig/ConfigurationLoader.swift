@@ -164,7 +164,17 @@ extension DaemonConfiguration {
 }
 
 /// The directory of the configuration file, for resolving relative paths (no Foundation).
-enum ConfigurationFile {
+public enum ConfigurationFile {
+    /// `path` made absolute with the working directory when it is relative (`configs/demo.conf`
+    /// run from `/home/u/carouseld` is `/home/u/carouseld/configs/demo.conf`), so that it means
+    /// the same file to a client in another directory (STATUS `config_path`). `.` and `..` are
+    /// kept; an absolute path is returned as it is.
+    public static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), !path.isEmpty else { return path }
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        return directory(of: path) + "/" + name
+    }
+
     /// The directory holding `path`, made absolute with the working directory when `path` is
     /// relative.
     static func directory(of path: String) -> String {

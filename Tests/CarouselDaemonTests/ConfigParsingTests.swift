@@ -312,6 +312,17 @@ import Glibc
         #expect(root.calibration.file == "/cal.conf")
     }
 
+    /// STATUS `config_path` is the file's absolute path, so a client in another directory can
+    /// open it: `configs/demo.conf` given from the checkout was reported as it was typed.
+    @Test func theConfigurationPathIsMadeAbsoluteForStatus() {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let cwd = String(cString: getcwd(&buffer, buffer.count))
+        #expect(ConfigurationFile.absolute("configs/demo.conf") == cwd + "/configs/demo.conf")
+        #expect(ConfigurationFile.absolute("demo.conf") == cwd + "/demo.conf")
+        #expect(ConfigurationFile.absolute("../x/c.conf") == cwd + "/../x/c.conf")
+        #expect(ConfigurationFile.absolute("/etc/carouseld/carouseld.conf") == "/etc/carouseld/carouseld.conf")
+    }
+
     @Test func loadReportsMissingAndUnreadableFiles() {
         let directory = ServiceTestSupport.temporaryDirectory()
         #expect(throws: ConfigurationError.fileMissing(path: directory + "/none.conf")) {

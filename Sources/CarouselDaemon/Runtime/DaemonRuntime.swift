@@ -112,7 +112,7 @@ final class DaemonRuntime {
             limits: DaemonRuntime.limits(c), sensorStatus: source.status, now: now)
         self.policy = ControlPolicy(daemonUID: UInt32(geteuid()),
                                     controlGID: c.server.controlGroup.isEmpty ? nil : UnixListener.groupID(c.server.controlGroup))
-        core.configPath = options.configurationPath
+        core.configPath = options.configurationPath.map(ConfigurationFile.absolute)
         core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
         core.clientDropped = { [unowned self] id, peer, why in
