@@ -482,6 +482,24 @@ def test_rotate_auto_exits_with_cage_and_leaves_nothing_behind(workdir, installe
         daemon.stop()
 
 
+def test_print_shows_lines_a_shell_takes_back_word_for_word():
+    """--print quotes a word the shell would act on: the owner's URL with &cards=… (docs/KIOSK.md),
+    pasted unquoted, put the browser in the background and ran cards=… as a command of its own.
+    The default line, without such words, is as before."""
+    kiosk = os.path.join(ROOT, "scripts", "carouseld-kiosk")
+    url = "http://127.0.0.1:8780/?status=off&cards=cards/owner's.json"
+    out = subprocess.run([kiosk, "--url", url, "--flags", "--class=a;b", "--print"], capture_output=True, text=True,
+                         timeout=30, env={"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent"})
+    browser = out.stdout.splitlines()[1]
+    assert browser.endswith(" '--class=a;b' 'http://127.0.0.1:8780/?status=off&cards=cards/owner'\\''s.json' "), browser
+    words = subprocess.run(["bash", "-c", 'eval "set -- $1"; printf "%s\\n" "$@"', "_", browser],
+                           capture_output=True, text=True, timeout=30).stdout.splitlines()
+    assert words[0] == "chromium" and words[-2:] == ["--class=a;b", url], words
+    default = subprocess.run([kiosk, "--print"], capture_output=True, text=True, timeout=30,
+                             env={"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent"}).stdout.splitlines()[1]
+    assert default.endswith(" --password-store=basic http://127.0.0.1:8780/?status=off "), default
+
+
 def test_a_bad_setting_names_where_the_owner_wrote_it():
     """The unit passes the environment file's settings as variables: a bad one names the variable
     and the file (the owner never typed --rotate), a bad option the option; both exit 64, which
