@@ -66,6 +66,19 @@ public struct BridgeState: Sendable, Equatable {
         sensor = s
     }
 
+    /// The resolution of the published tilt angles, degrees. The estimator is accurate to
+    /// 0.3–1.5° (docs/FUSION.md, section 8), so a finer figure is noise: rounded to it, a device
+    /// held still publishes nothing, and Home Assistant's recorder stores one row per real change.
+    public static let angleResolutionDegrees = 0.1
+
+    /// `degrees` rounded to `angleResolutionDegrees`, halves away from zero (`1.25` → `1.3`,
+    /// `-0.04` → `-0`, which JSON writes as `0`); nil stays nil. A magnitude of 10¹⁵° or more
+    /// (only a broken daemon sends one) is passed on as it is, since it has no fraction to round.
+    public static func publishedAngle(_ degrees: Double?) -> Double? {
+        guard let degrees, abs(degrees) < 1e15 else { return degrees }
+        return (degrees * 10).rounded(.toNearestOrAwayFromZero) / 10
+    }
+
     /// Whether the carousel is at rest.
     public var isIdle: Bool { phase == "idle" }
 
@@ -78,7 +91,23 @@ public struct BridgeState: Sendable, Equatable {
             || isIdle != other.isIdle || (isIdle && index != other.index)
     }
 
-    /// The JSON published on `<base>/state`.
+    /// Whether `other` is worth publishing after this state was: any field but the tilt angles
+    /// differs, an angle appears or goes (nil), or an angle moved by `angleResolutionDegrees` or
+    /// more. The angles are compared unrounded, so noise around a rounding boundary (1.249°,
+    /// 1.251°) publishes nothing, while a slow drift is published each time it adds up to 0.1°.
+    public func differsNoticeably(from other: BridgeState) -> Bool {
+        func moved(_ a: Double?, _ b: Double?) -> Bool {
+            guard let a, let b else { return (a == nil) != (b == nil) }
+            // 1e-9 absorbs binary rounding: 1.3 − 1.2 is 0.09999999999999987 in a Double.
+            return !(abs(a - b) < Self.angleResolutionDegrees - 1e-9)
+        }
+        return index != other.index || count != other.count || position != other.position || phase != other.phase
+            || tiltEnabled != other.tiltEnabled || sensor != other.sensor
+            || moved(rollDeg, other.rollDeg) || moved(pitchDeg, other.pitchDeg)
+    }
+
+    /// The JSON published on `<base>/state`: the fields as read, but the tilt angles rounded
+    /// to `angleResolutionDegrees` (`publishedAngle`).
     public var payload: [UInt8] {
         var w = WireJSONWriter()
         w.beginObject()
@@ -88,8 +117,8 @@ public struct BridgeState: Sendable, Equatable {
         w.key("phase"); w.string(phase)
         w.key("tilt")
         w.beginObject()
-        w.key("roll_deg"); w.number(rollDeg)
-        w.key("pitch_deg"); w.number(pitchDeg)
+        w.key("roll_deg"); w.number(Self.publishedAngle(rollDeg))
+        w.key("pitch_deg"); w.number(Self.publishedAngle(pitchDeg))
         w.key("enabled"); w.bool(tiltEnabled)
         w.endObject()
         w.key("sensor"); w.string(sensor)

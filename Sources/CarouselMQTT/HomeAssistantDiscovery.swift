@@ -8,7 +8,7 @@ import CarouselProtocol
 /// | component | object_id | entity |
 /// |---|---|---|
 /// | `number` | `index` | the centered item, 0 … max(1, count − 1); commands `set/index` |
-/// | `sensor` | `roll`, `pitch` | tilt angles, degrees (`None`, i.e. unknown, without an estimate) |
+/// | `sensor` | `roll`, `pitch` | tilt angles, °, to 0.1° (`None`, i.e. unknown, without an estimate) |
 /// | `binary_sensor` | `sensor_ok` | ON while the sensor status is `ok` or `replay` |
 /// | `switch` | `tilt` | tilt input; commands `set/tilt` ON/OFF |
 /// | `button` | `recenter` | `recenter` |
@@ -88,7 +88,11 @@ public struct HomeAssistantDiscovery: Sendable {
             // Jinja renders JSON null as `None`, which Home Assistant's MQTT sensor reads as unknown.
             w.key("value_template"); w.string("{{ value_json.tilt.\(axis)_deg }}")
             w.key("unit_of_measurement"); w.string("°")
+            // `measurement`, "a measurement in present time" (min, max and mean in long-term
+            // statistics). Home Assistant's `measurement_angle` is for directions such as the
+            // wind's, averaged on the circle; roll and pitch are signed inclinations.
             w.key("state_class"); w.string("measurement")
+            // The state carries angles to 0.1° (`BridgeState.angleResolutionDegrees`).
             w.key("suggested_display_precision"); w.int(1)
             w.key("icon"); w.string("mdi:angle-acute")
         }

@@ -1,8 +1,10 @@
 /// When to publish the state (docs/MQTT.md "state"): at once when something discrete changes
 /// (`BridgeState.differsDiscretely`: the resting index, count, sensor status, tilt enabled,
 /// start or end of motion), otherwise — position and tilt angles while moving — at most `maximumRateHz`,
-/// keeping only the newest state in between so the last one is always published. An identical
-/// state is never published twice. Pure: the caller passes CLOCK_MONOTONIC nanoseconds.
+/// keeping only the newest state in between so the last one is always published. A state that
+/// does not differ noticeably from the last one published (`BridgeState.differsNoticeably`: the
+/// same but for tilt angles within 0.1°) is not published. Pure: the caller passes
+/// CLOCK_MONOTONIC nanoseconds.
 public struct StatePublishSchedule: Sendable {
     /// Minimum spacing of throttled publications, ns; nil when `maximumRateHz` is 0 (only
     /// discrete changes are published).
@@ -27,7 +29,7 @@ public struct StatePublishSchedule: Sendable {
     /// Takes a new state from the daemon; returns it when it is to be published now.
     public mutating func offer(_ state: BridgeState, now: Int64) -> BridgeState? {
         guard let last = published else { return take(state, now: now) }
-        if state == last { pending = nil; return nil }
+        if !state.differsNoticeably(from: last) { pending = nil; return nil }
         if state.differsDiscretely(from: last) { return take(state, now: now) }
         guard let interval = minimumIntervalNanoseconds else { pending = state; return nil }
         if now - publishedAt >= interval { return take(state, now: now) }

@@ -48,17 +48,26 @@ import Testing
         #expect(number["command_topic"] == .string("carouseld/lobby/set/index"))
         #expect(number["value_template"] == .string("{{ value_json.index }}"))
         #expect(number["min"] == .number(0) && number["max"] == .number(9) && number["step"] == .number(1))
-        let roll = try #require(c["homeassistant/sensor/lobby/roll/config"])
-        #expect(roll["value_template"] == .string("{{ value_json.tilt.roll_deg }}"))
-        #expect(roll["unit_of_measurement"] == .string("°"))
-        #expect(c["homeassistant/sensor/lobby/pitch/config"]?["value_template"] == .string("{{ value_json.tilt.pitch_deg }}"))
-        let ok = try #require(c["homeassistant/binary_sensor/lobby/sensor_ok/config"])
-        #expect(ok["value_template"] == .string("{{ 'ON' if value_json.sensor in ['ok', 'replay'] else 'OFF' }}"))
         let tilt = try #require(c["homeassistant/switch/lobby/tilt/config"])
         #expect(tilt["command_topic"] == .string("carouseld/lobby/set/tilt"))
         #expect(tilt["payload_on"] == .string("ON") && tilt["state_off"] == .string("OFF"))
         let button = try #require(c["homeassistant/button/lobby/recenter/config"])
         #expect(button["command_topic"] == .string("carouseld/lobby/recenter"))
+        let ok = try #require(c["homeassistant/binary_sensor/lobby/sensor_ok/config"])
+        #expect(ok["value_template"] == .string("{{ 'ON' if value_json.sensor in ['ok', 'replay'] else 'OFF' }}"))
+    }
+
+    /// Roll and pitch: degrees, a measurement (long-term statistics), shown to 0.1° as published.
+    @Test func theAnglesAreMeasurementsInDegreesToATenth() throws {
+        let c = try Self.configs(count: 10)
+        for axis in ["roll", "pitch"] {
+            let angle = try #require(c["homeassistant/sensor/lobby/\(axis)/config"])
+            #expect(angle["value_template"] == .string("{{ value_json.tilt.\(axis)_deg }}"))
+            #expect(angle["unit_of_measurement"] == .string("°"))
+            #expect(angle["state_class"] == .string("measurement"))
+            #expect(angle["suggested_display_precision"] == .number(1))
+            #expect(angle["device_class"] == nil)
+        }
     }
 
     @Test func theNumbersMaximumFollowsTheCount() throws {

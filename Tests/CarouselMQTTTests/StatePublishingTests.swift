@@ -66,6 +66,44 @@ import Testing
         #expect(again.index == 2)
     }
 
+    /// The angles go out rounded to 0.1°, halves away from zero; everything else as read.
+    @Test func publishesTheTiltAnglesRoundedToATenthOfADegree() {
+        let state = BridgeState(index: 2, count: 10, position: 2.0625, phase: "idle", rollDeg: 1.2345678901234,
+                                pitchDeg: -3.25, tiltEnabled: true, sensor: "ok")
+        #expect(String(decoding: state.payload, as: UTF8.self)
+                == #"{"index":2,"count":10,"position":2.0625,"phase":"idle","tilt":{"roll_deg":1.2,"pitch_deg":-3.3,"enabled":true},"sensor":"ok"}"#)
+        #expect(BridgeState.publishedAngle(-0.04) == 0 && BridgeState.publishedAngle(0.05) == 0.1)
+        #expect(BridgeState.publishedAngle(89.96) == 90 && BridgeState.publishedAngle(-179.94) == -179.9)
+        #expect(BridgeState.publishedAngle(nil) == nil)
+        // A broken daemon's ±1e300 has no fraction: passed on, not overflowed to infinity.
+        #expect(BridgeState.publishedAngle(-1e300) == -1e300)
+        let near = BridgeState(index: 2, count: 10, position: 2.0625, phase: "idle", rollDeg: -0.04, pitchDeg: nil,
+                               tiltEnabled: true, sensor: "ok")
+        #expect(String(decoding: near.payload, as: UTF8.self).contains(#""tilt":{"roll_deg":0,"pitch_deg":null,"#))
+    }
+
+    /// At rest, tilt angles are published when they move by 0.1° or more from the last published
+    /// ones, never for noise around a rounding boundary; still at most twice a second.
+    @Test func anglesArePublishedWhenTheyMoveByATenthOfADegree() {
+        var s = StatePublishSchedule(maximumRateHz: 2)
+        let ms: Int64 = 1_000_000
+        #expect(s.offer(Self.state(roll: 1.249), now: 0) != nil)                   // publishes 1.2
+        #expect(s.offer(Self.state(roll: 1.251), now: 600 * ms) == nil)            // rounds to 1.3, moved 0.002°
+        #expect(s.offer(Self.state(roll: 1.19), now: 1200 * ms) == nil)            // moved 0.059°
+        #expect(s.offer(Self.state(roll: 1.349), now: 1800 * ms) == Self.state(roll: 1.349))  // moved 0.1°
+        #expect(s.offer(Self.state(roll: 1.449), now: 1900 * ms) == nil)           // moved 0.1°, but 100 ms after
+        #expect(s.deadline == 2300 * ms)
+        #expect(s.offer(Self.state(roll: 1.4), now: 2000 * ms) == nil)             // back within 0.1° of 1.349
+        #expect(s.deadline == nil)                                                  // nothing waits any more
+        // Exactly 0.1° apart in decimal is 0.09999999999999987 in binary: still a change.
+        #expect(Self.state(roll: 1.3).differsNoticeably(from: Self.state(roll: 1.2)))
+        #expect(!Self.state(roll: 1.29).differsNoticeably(from: Self.state(roll: 1.2)))
+        // An estimate appearing or going is a change; any other field is compared exactly.
+        #expect(Self.state(roll: nil).differsNoticeably(from: Self.state(roll: 0)))
+        #expect(Self.state(position: 1e-9).differsNoticeably(from: Self.state()))
+        #expect(!Self.state(roll: nil).differsNoticeably(from: Self.state(roll: nil)))
+    }
+
     @Test func rateZeroPublishesOnlyDiscreteChanges() {
         var s = StatePublishSchedule(maximumRateHz: 0)
         #expect(s.offer(Self.state(), now: 0) != nil)
