@@ -9,7 +9,7 @@ import CarouselProtocol
 /// |---|---|---|
 /// | `number` | `index` | the centered item, 0 … max(1, count − 1); commands `set/index` |
 /// | `sensor` | `roll`, `pitch` | tilt angles, °, to 0.1° (`None`, i.e. unknown, without an estimate) |
-/// | `binary_sensor` | `sensor_ok` | ON while the sensor status is `ok` or `replay` |
+/// | `binary_sensor` | `sensor_problem` | device class `problem`: ON unless the sensor status is `ok` or `replay` |
 /// | `switch` | `tilt` | tilt input; commands `set/tilt` ON/OFF |
 /// | `button` | `recenter` | `recenter` |
 public struct HomeAssistantDiscovery: Sendable {
@@ -60,10 +60,13 @@ public struct HomeAssistantDiscovery: Sendable {
         [
             angle("roll", name: "Roll"),
             angle("pitch", name: "Pitch"),
-            entity("binary_sensor", "sensor_ok", name: "Sensor ok") { w in
-                w.key("value_template"); w.string("{{ 'ON' if value_json.sensor in ['ok', 'replay'] else 'OFF' }}")
+            // Home Assistant's `problem` class: ON means a problem, OFF "OK"; the frontend shows
+            // Problem / OK rather than a bare On / Off.
+            entity("binary_sensor", "sensor_problem", name: "Tilt sensor") { w in
+                w.key("value_template"); w.string("{{ 'OFF' if value_json.sensor in ['ok', 'replay'] else 'ON' }}")
                 w.key("payload_on"); w.string("ON")
                 w.key("payload_off"); w.string("OFF")
+                w.key("device_class"); w.string("problem")
                 w.key("entity_category"); w.string("diagnostic")
             },
             entity("switch", "tilt", name: "Tilt control") { w in

@@ -18,7 +18,7 @@ import Testing
         let configs = try Self.configs(count: 10)
         #expect(Set(configs.keys) == [
             "homeassistant/number/lobby/index/config", "homeassistant/sensor/lobby/roll/config",
-            "homeassistant/sensor/lobby/pitch/config", "homeassistant/binary_sensor/lobby/sensor_ok/config",
+            "homeassistant/sensor/lobby/pitch/config", "homeassistant/binary_sensor/lobby/sensor_problem/config",
             "homeassistant/switch/lobby/tilt/config", "homeassistant/button/lobby/recenter/config",
         ])
         let device = WireJSON.object([
@@ -53,8 +53,6 @@ import Testing
         #expect(tilt["payload_on"] == .string("ON") && tilt["state_off"] == .string("OFF"))
         let button = try #require(c["homeassistant/button/lobby/recenter/config"])
         #expect(button["command_topic"] == .string("carouseld/lobby/recenter"))
-        let ok = try #require(c["homeassistant/binary_sensor/lobby/sensor_ok/config"])
-        #expect(ok["value_template"] == .string("{{ 'ON' if value_json.sensor in ['ok', 'replay'] else 'OFF' }}"))
     }
 
     /// Roll and pitch: degrees, a measurement (long-term statistics), shown to 0.1° as published.
@@ -68,6 +66,21 @@ import Testing
             #expect(angle["suggested_display_precision"] == .number(1))
             #expect(angle["device_class"] == nil)
         }
+    }
+
+    /// Home Assistant's `problem` class reads ON as "problem", OFF as "OK": the template says ON
+    /// for every status but `ok` and `replay`.
+    @Test func theSensorStatusIsAProblemBinarySensor() throws {
+        let c = try Self.configs(count: 10)
+        #expect(c["homeassistant/binary_sensor/lobby/sensor_ok/config"] == nil)
+        let problem = try #require(c["homeassistant/binary_sensor/lobby/sensor_problem/config"])
+        #expect(problem["name"] == .string("Tilt sensor"))
+        #expect(problem["device_class"] == .string("problem"))
+        #expect(problem["entity_category"] == .string("diagnostic"))
+        #expect(problem["payload_on"] == .string("ON") && problem["payload_off"] == .string("OFF"))
+        #expect(problem["value_template"] == .string("{{ 'OFF' if value_json.sensor in ['ok', 'replay'] else 'ON' }}"))
+        #expect(problem["unique_id"] == .string("carouseld_lobby_sensor_problem"))
+        #expect(problem["default_entity_id"] == .string("binary_sensor.carouseld_lobby_sensor_problem"))
     }
 
     @Test func theNumbersMaximumFollowsTheCount() throws {
