@@ -72,5 +72,9 @@ public struct SensorInfo: Sendable, Equatable {
 
     /// Whether it measures acceleration / angular rate.
     public var hasAccel: Bool { kind != .gyro }
+    /// `name (iio:deviceN)`, as messages name the device: the driver's name with its control
+    /// characters escaped (`printable`), so a name holding a newline or an escape sequence
+    /// stays one log line and cannot forge another.
+    public var who: String { "\(printable(name)) (\(id))" }
     public var hasGyro: Bool { kind != .accel }
 }

@@ -29,7 +29,7 @@ public struct SensorSelection: Sendable, Equatable {
             var candidates: [SensorInfo] = []
             for s in sensors where s.hasAccel {
                 if s.location == "base" {
-                    notes.append("\(s.name) (\(s.id)) skipped: its label/location says keyboard base, not display")
+                    notes.append("\(s.who) skipped: its label/location says keyboard base, not display")
                 } else {
                     candidates.append(s)
                 }

@@ -89,7 +89,7 @@ public struct IIODevice {
     /// Whether this is a trigger rather than a device.
     public var isTrigger: Bool { iio_device_is_trigger(pointer) }
     /// Name used in messages: `name (id)`.
-    var displayName: String { "\(name ?? "?") (\(id))" }
+    var displayName: String { "\(printable(name ?? "?")) (\(id))" }
 
     /// The input channels in libiio's order (scan index order for scan elements).
     public var channels: [IIOChannel] {

@@ -41,7 +41,7 @@ final class IIODeviceHandle {
     }
 
     /// `name (iio:deviceN)`, as messages name the device.
-    var who: String { "\(info.name) (\(info.id))" }
+    var who: String { info.who }
 
     /// The expected interval between samples at `rateHz`, nanoseconds.
     var periodNanoseconds: Int64 { SamplingRate.periodNanoseconds(rateHz) }

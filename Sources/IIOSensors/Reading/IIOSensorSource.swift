@@ -152,7 +152,9 @@ public final class IIOSensorSource: SensorSource {
         }
         selectionFailure = nil
         for note in selection.notes { log(.info, "\(note)") }
-        for w in selection.accel.warnings + (selection.gyro?.warnings ?? []) { log(.warning, "\(selection.accel.name): \(w)") }
+        for info in [selection.accel] + (selection.gyro.map { [$0] } ?? []) {
+            for w in info.warnings { log(.warning, "\(info.who): \(w)") }
+        }
         self.inventory = inventory
         self.selection = selection
         let transform = SampleTransform(selection: selection, convention: configuration.accelConvention)
@@ -163,8 +165,7 @@ public final class IIOSensorSource: SensorSource {
         }
         latestGyro = nil
         armWatchdog()
-        let what = selection.gyro.map { "\(selection.accel.name) (\(selection.accel.id)) + \($0.name) (\($0.id))" }
-            ?? "\(selection.accel.name) (\(selection.accel.id))"
+        let what = selection.gyro.map { "\(selection.accel.who) + \($0.who)" } ?? selection.accel.who
         log(.info, "reading \(what) in \(accelReader?.mode.rawValue ?? "no") mode at \(SamplingRate.text(accelReader?.device.rateHz ?? 0)) Hz")
         // A buffer that another process holds is said in the status too (the SENSOR message).
         setStatus(.ok, fallbackNotes.isEmpty ? nil : fallbackNotes.joined(separator: "; "))
@@ -187,7 +188,7 @@ public final class IIOSensorSource: SensorSource {
                 fallbackNotes.append(message)
             }
         } else if configuration.mode == .buffered {
-            log(.warning, "\(info.name) (\(info.id)): no buffer; reading in polled mode")
+            log(.warning, "\(info.who): no buffer; reading in polled mode")
         }
         return try PolledDeviceReader(device: handle, clock: clock)
     }
@@ -205,13 +206,13 @@ public final class IIOSensorSource: SensorSource {
     /// The message for a buffer that cannot be used; `EBUSY` gets its usual cause spelled out.
     func bufferFailureMessage(_ info: SensorInfo, _ error: SensorError) -> String {
         if case let .io(_, what, code) = error, code == EBUSY {
-            return "\(info.name) (\(info.id)): buffer busy (\(what): EBUSY): \(DeviceHolders.busyText(id: info.id, devnode: info.dev))"
+            return "\(info.who): buffer busy (\(what): EBUSY): \(DeviceHolders.busyText(id: info.id, devnode: info.dev))"
         }
         if case let .io(_, _, code) = error, code == EACCES || code == EPERM, !info.dev.isEmpty {
-            return "\(info.name) (\(info.id)): buffer unavailable: no permission to open \(info.dev) (errno \(code): "
+            return "\(info.who): buffer unavailable: no permission to open \(info.dev) (errno \(code): "
                 + "\(String(cString: strerror(code)))); the udev rule 60-carouseld.rules gives it to group carouseld"
         }
-        return "\(info.name) (\(info.id)): buffer unavailable: \(error)"
+        return "\(info.who): buffer unavailable: \(error)"
     }
 
     private func closeReaders() {
@@ -255,12 +256,12 @@ public final class IIOSensorSource: SensorSource {
         removedPaths.insert(gone.path)
         closeReaders()
         selection = nil
-        log(.warning, "\(gone.name) (\(gone.id)) removed")
+        log(.warning, "\(gone.who) removed")
         do {
             try open()
         } catch {
             log(.error, "\(error)")
-            setStatus(.absent, "\(gone.name) (\(gone.id)) removed")
+            setStatus(.absent, "\(gone.who) removed")
         }
         syncEpoll()
     }
