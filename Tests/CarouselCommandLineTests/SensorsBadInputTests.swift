@@ -102,6 +102,43 @@ import Testing
         #expect(text.standardOutput.contains("  warning: in_accel_scale: bad value '0x10', ignored\n"))
     }
 
+    @Test func aDeviceNameWithControlCharactersStaysOneLogLineAndForgesNone() throws {
+        // A driver's name holding an escape sequence and a newline followed by a fake warning.
+        let bed = try Self.polled(["A: name=evil\\033[31m\\nwarning: forged\\n", "A: in_accel_x_raw=1\\n",
+                                   "A: in_accel_y_raw=2\\n", "A: in_accel_z_raw=3\\n", "A: in_accel_scale=nan\\n"])
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--mode", "polled", "--rate", "50"], testbed: bed)
+        try p.waitForStandardError(containing: "in polled mode", timeoutSeconds: 20)
+        let result = try Mock.stop(p)
+        #expect(result.status == 0)
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.contains("carouselctl: record: warning: evil\\x1b[31m\\nwarning: forged (iio:device0): in_accel_scale: bad value 'nan', ignored"),
+                "\(lines)")
+        #expect(lines.contains("carouselctl: record: info: reading evil\\x1b[31m\\nwarning: forged (iio:device0) in polled mode at 50 Hz"))
+        #expect(!lines.contains { $0.hasPrefix("warning: forged") })
+        #expect(!result.standardError.contains("\u{1B}"))
+    }
+
+    @Test func mountMatricesThatAreNoRotationAreRefusedWithTheirSource() throws {
+        // udev's ACCEL_MOUNT_MATRIX with huge entries (every value would be infinite), then sysfs
+        // in_accel_mount_matrix in hex (a hex float to Double(_:)), then in_mount_matrix, which wins.
+        let bed = try Self.polled(["E: ACCEL_MOUNT_MATRIX=1e308, 0, 0; 0, 1e308, 0; 0, 0, 1e308",
+                                   "A: name=t\\n", "A: in_accel_x_raw=1\\n", "A: in_accel_y_raw=2\\n", "A: in_accel_z_raw=4\\n",
+                                   "A: in_accel_scale=0.5\\n",
+                                   "A: in_accel_mount_matrix=0x1, 0, 0; 0, 1, 0; 0, 0, 1\\n",
+                                   "A: in_mount_matrix=0, 1, 0; 1, 0, 0; 0, 0, 1\\n"])
+        let s = try #require(try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput).first)
+        #expect(s["mount_matrix_source"] as? String == "sysfs")
+        #expect(s["mount_matrix"] as? [[Double]] == [[0, 1, 0], [1, 0, 0], [0, 0, 1]])
+        #expect(s["warnings"] as? [String] == [
+            "udev ACCEL_MOUNT_MATRIX: mount matrix '1e308, 0, 0; 0, 1e308, 0; 0, 0, 1e308': entry 1e308 is outside -1…1, so this is no rotation; ignored",
+            "in_accel_mount_matrix: mount matrix '0x1, 0, 0; 0, 1, 0; 0, 0, 1': '0x1' is not a decimal number; ignored",
+        ])
+        // Rows use the matrix that won: (1, 2, 4) · 0.5 = (0.5, 1, 2) → swap x, y → (1, 0.5, 2) → negated.
+        let p = try Mock.record(["--mode", "polled", "--rate", "50"], bed, ready: "in polled mode")
+        #expect(close(try Mock.nextRow(p).1, [-1, -0.5, -2]))
+        #expect(try Mock.stop(p).status == 0)
+    }
+
     @Test func scanElementsThatCannotBeDecodedMeanPolling() throws {
         let cases: [(UmockdevTestbed, String)] = [
             // libiio 0.24 would let iio_channel_convert write past the 2-byte sample.

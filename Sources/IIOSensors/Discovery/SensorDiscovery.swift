@@ -25,7 +25,7 @@ public final class SensorInventory {
     /// How to read and write the attributes of `sensor`.
     func attributes(of sensor: SensorInfo) -> DeviceAttributes? {
         guard let context else { return nil }
-        if context.isLocal { return SysfsAttributes(syspath: sensor.path, deviceName: "\(sensor.name) (\(sensor.id))") }
+        if context.isLocal { return SysfsAttributes(syspath: sensor.path, deviceName: sensor.who) }
         return context.device(sensor.id).map { LibIIOAttributes(device: $0) }
     }
 
@@ -59,7 +59,7 @@ public enum SensorDiscovery {
             var sensors: [SensorInfo] = []
             for record in udevDevices {
                 guard let device = devices.first(where: { $0.id == record.sysname }) else { continue }
-                let attributes = SysfsAttributes(syspath: record.syspath, deviceName: "\(device.name ?? "?") (\(device.id))")
+                let attributes = SysfsAttributes(syspath: record.syspath, deviceName: device.displayName)
                 if let info = describe(device, udev: record, attributes: attributes, all: devices, uri: text) {
                     sensors.append(info)
                 }
@@ -246,28 +246,45 @@ public enum SensorDiscovery {
                             attributes: DeviceAttributes) -> (MountMatrix, MountMatrixSource, [String]) {
         var warnings: [String] = []
         if let text = udev?.properties[property] {
-            do {
-                let m = try MountMatrix(parsing: text)
-                if let problem = singular(m) {
-                    warnings.append("udev \(property): \(problem); ignored")
-                } else {
-                    return (m, .udev, warnings)
-                }
-            } catch {
-                warnings.append("udev \(property): \(error); ignored")
+            switch checkedMountMatrix(text) {
+            case let .success(m): return (m, .udev, warnings)
+            case let .failure(problem): warnings.append("udev \(property): \(problem); ignored")
             }
         }
         for file in files {
             guard let raw = attributes.read(file) else { continue }
-            do {
-                let m = try MountMatrix(parsing: raw.trimmingCharacters(in: " \n"))
-                if let problem = singular(m) { warnings.append("\(file): \(problem); ignored"); continue }
-                return (m, .sysfs, warnings)
-            } catch {
-                warnings.append("\(file): \(error); ignored")
+            switch checkedMountMatrix(raw.trimmingCharacters(in: " \n")) {
+            case let .success(m): return (m, .sysfs, warnings)
+            case let .failure(problem): warnings.append("\(file): \(problem); ignored")
             }
         }
         return (.identity, .identity, warnings)
+    }
+
+    /// The mount matrix in `text`, or why it is refused: MotionFusion's rules (3 rows of 3
+    /// finite numbers, no all-zero row), then every entry in the decimal form the kernel prints
+    /// (`Double(_:)` alone reads `0x1` as a hex float), every entry within −1…1 (the kernel's
+    /// mount matrix is a rotation, whose entries are cosines: `1e308` would turn every sample
+    /// into infinity, `1e9` would make a unit of it) and not singular.
+    static func checkedMountMatrix(_ text: String) -> Result<MountMatrix, MountMatrixRefusal> {
+        let m: MountMatrix
+        do {
+            m = try MountMatrix(parsing: text)
+        } catch {
+            return .failure(MountMatrixRefusal(description: "\(error)"))
+        }
+        let quoted = printable(text)
+        for entry in text.split(whereSeparator: { $0 == ";" || $0 == "," }) {
+            let trimmed = entry.trimmingCharacters(in: " \t\n\r")
+            guard let v = parseSysfsNumber(trimmed) else {
+                return .failure(MountMatrixRefusal(description: "mount matrix '\(quoted)': '\(printable(trimmed))' is not a decimal number"))
+            }
+            guard abs(v) <= 1 else {
+                return .failure(MountMatrixRefusal(description: "mount matrix '\(quoted)': entry \(trimmed) is outside -1…1, so this is no rotation"))
+            }
+        }
+        if let problem = singular(m) { return .failure(MountMatrixRefusal(description: problem)) }
+        return .success(m)
     }
 
     /// A matrix that maps some direction to zero (two equal rows, `1, 1, 0; 1, 1, 0; 0, 0, 1`)
