@@ -271,7 +271,7 @@ public enum SensorDiscovery {
         do {
             m = try MountMatrix(parsing: text)
         } catch {
-            return .failure(MountMatrixRefusal(description: "\(error)"))
+            return .failure(MountMatrixRefusal(description: printable("\(error)")))
         }
         let quoted = printable(text)
         for entry in text.split(whereSeparator: { $0 == ";" || $0 == "," }) {
