@@ -64,6 +64,10 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
     case removed(device: String)
     /// A recording could not be read: file, line (1-based, 0 when not line-specific), reason.
     case recording(file: String, line: Int, reason: String)
+    /// libiio's local backend refused the whole sysfs tree (`iio_create_local_context` fails for
+    /// every device when one has an attribute it cannot parse); `causes` names the malformed
+    /// attributes found (`LocalTreeCheck`), empty when none was.
+    case localTreeRefused(errno: Int32, causes: [String])
 
     public var description: String {
         switch self {
@@ -73,6 +77,10 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notFound(what): return "no sensor matches '\(what)'"
         case let .removed(device): return "\(device): device removed"
         case let .recording(file, line, reason): return line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)"
+        case let .localTreeRefused(errno, causes):
+            return "local: iio_create_context failed (errno \(errno): \(String(cString: strerror(errno)))): libiio "
+                + "refuses every local IIO device when one has a malformed attribute; "
+                + (causes.isEmpty ? "no malformed name, label or scan element found" : causes.joined(separator: "; "))
         }
     }
 }

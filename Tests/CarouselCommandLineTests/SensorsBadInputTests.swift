@@ -139,6 +139,23 @@ import Testing
         #expect(try Mock.stop(p).status == 0)
     }
 
+    @Test func aTreeLibiioRefusesNamesTheMalformedAttribute() throws {
+        // libiio's local backend fails for every device when one has an index strtol cannot
+        // read or a name of 1024 bytes or more: the error names the device and the attribute.
+        let badIndex = try Self.bmc150(replace: ["A: scan_elements/in_accel_x_index=": "A: scan_elements/in_accel_x_index=abc\\n"])
+        let r1 = try Mock.run(["sensors"], badIndex)
+        #expect(r1.status == 69)
+        #expect(r1.standardError == "carouselctl: sensors: local: iio_create_context failed (errno 22: Invalid argument): "
+                + "libiio refuses every local IIO device when one has a malformed attribute; "
+                + "iio:device0: scan_elements/in_accel_x_index 'abc' is not an integer\n")
+        let longName = try Self.polled(["A: name=" + String(repeating: "N", count: 1030) + "\\n", "A: in_accel_x_raw=1\\n",
+                                        "A: in_accel_y_raw=2\\n", "A: in_accel_z_raw=3\\n"])
+        let r2 = try Mock.run(["sensors", "--json"], longName)
+        #expect(r2.status == 69)
+        // 1030 bytes and the newline.
+        #expect(r2.standardError.hasSuffix("when one has a malformed attribute; iio:device0: name is 1031 bytes, libiio reads at most 1023\n"))
+    }
+
     @Test func scanElementsThatCannotBeDecodedMeanPolling() throws {
         let cases: [(UmockdevTestbed, String)] = [
             // libiio 0.24 would let iio_channel_convert write past the 2-byte sample.

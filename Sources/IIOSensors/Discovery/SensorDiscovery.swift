@@ -53,6 +53,9 @@ public enum SensorDiscovery {
                 context = try IIOContext(uri: text)
             } catch let error {
                 if case .io(_, _, ENOENT) = error { return SensorInventory(context: nil, sensors: [], uri: text) }
+                if case let .io(_, _, code) = error, code == EINVAL || code == EFBIG {
+                    throw .localTreeRefused(errno: code, causes: LocalTreeCheck.causes(in: udevDevices.map(\.syspath)))
+                }
                 throw error
             }
             let devices = context.devices
