@@ -66,6 +66,21 @@ struct SysfsTextTests {
         #expect(SensorDiscovery.singular(try MountMatrix(parsing: "0, 1, 0; 1, 0, 0; 0, 0, -1")) == nil)
     }
 
+    @Test func mountMatricesMustBeDecimalRotations() throws {
+        // A 45° turn about y (entries ±0.7071) is a rotation; 1.5 is no cosine; a hex entry and
+        // a control character in the text are named, escaped.
+        let turned = try SensorDiscovery.checkedMountMatrix("0.7071, 0, 0.7071; 0, 1, 0; -0.7071, 0, 0.7071").get()
+        #expect(turned.rowArrays == [[0.7071, 0, 0.7071], [0, 1, 0], [-0.7071, 0, 0.7071]])
+        func refusal(_ text: String) -> String? {
+            if case let .failure(r) = SensorDiscovery.checkedMountMatrix(text) { return r.description }
+            return nil
+        }
+        #expect(refusal("1.5, 0, 0; 0, 1, 0; 0, 0, 1") == "mount matrix '1.5, 0, 0; 0, 1, 0; 0, 0, 1': entry 1.5 is outside -1…1, so this is no rotation")
+        #expect(refusal("1, 0, 0; 0, 0x1, 0; 0, 0, 1") == "mount matrix '1, 0, 0; 0, 0x1, 0; 0, 0, 1': '0x1' is not a decimal number")
+        #expect(refusal("1, 0, 0; 0, 1, 0\u{1B}") == "mount matrix '1, 0, 0; 0, 1, 0\\x1b': expected 3 rows of 3 numbers ('a, b, c; d, e, f; g, h, i')")
+        #expect(refusal("1, 1, 0; 1, 1, 0; 0, 0, 1")?.contains("is singular") == true)
+    }
+
     @Test func warningsAreListedOnce() {
         #expect(["a", "b", "a", "c", "b"].uniqued() == ["a", "b", "c"])
     }
