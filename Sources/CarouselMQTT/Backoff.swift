@@ -4,11 +4,13 @@
 /// Reset by its owner once a connection has succeeded (the bridge: once a broker connection has
 /// held, so that connections dropped at once count as one streak).
 public struct Backoff: Sendable, Equatable {
+    /// The first wait and the cap of the doubling, seconds (before the jitter).
     public let minimumSeconds: Double
     public let maximumSeconds: Double
     /// Consecutive failures so far.
     public private(set) var failures = 0
 
+    /// - Parameters: `minimumSeconds` > 0; `maximumSeconds` below it is raised to it.
     public init(minimumSeconds: Double, maximumSeconds: Double) {
         self.minimumSeconds = minimumSeconds
         self.maximumSeconds = max(minimumSeconds, maximumSeconds)

@@ -1,7 +1,7 @@
 import CarouselProtocol
 
 /// A command topic under `<topic_prefix>/<device_id>/` and the control request it becomes
-/// (INTERFACES §2).
+/// (docs/PROTOCOL.md, "Requests").
 public enum BridgeCommand: String, Sendable, CaseIterable {
     /// Integer payload → `scroll_to {index, animated: true}`.
     case setIndex = "set/index"

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// `carousel-mqtt [--config PATH] [--check-config] [--verbose]`: flags, configuration, and the
-/// bridge's run. Exit statuses as INTERFACES §5.
+/// bridge's run. Exit statuses as docs/MQTT.md "Configuration" lists them (the sysexits.h codes
+/// of docs/SERVICE.md "Exit statuses").
 public enum BridgeCommandLine {
     /// Where the packaged unit points `--config`.
     public static let defaultConfigPath = "/etc/carouseld/carousel-mqtt.conf"

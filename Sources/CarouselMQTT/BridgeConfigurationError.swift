@@ -8,7 +8,7 @@ public struct BridgeConfigurationError: Error, Equatable, Sendable, CustomString
     public var section: String?
     public var key: String?
     public var message: String
-    /// 66 missing, 77 permission denied, 74 other read errors, 78 its contents (INTERFACES §5).
+    /// 66 missing, 77 permission denied, 74 other read errors, 78 its contents (sysexits.h; docs/MQTT.md "Configuration").
     public var exitStatus: ExitStatus
 
     public init(path: String, line: Int? = nil, section: String? = nil, key: String? = nil, message: String,

@@ -1,23 +1,29 @@
 import CarouselProtocol
 
-/// The part of the daemon's STATE (INTERFACES §2) the bridge publishes on `<base>/state`, with
+/// The part of the daemon's STATE (docs/PROTOCOL.md, "Server messages") the bridge publishes on `<base>/state`, with
 /// the STATE's own field names: `index`, `count`, `position`, `phase`,
 /// `tilt {roll_deg, pitch_deg, enabled}`, `sensor`.
 public struct BridgeState: Sendable, Equatable {
     /// The centered item; nil (JSON `null`) with no items.
     public var index: Int?
+    /// The number of items, ≥ 0.
     public var count: Int
     /// Fractional item index, `offset / pitch`.
     public var position: Double
+    /// `idle`, `dragging`, `decelerating`, `snapping`, `animating`, `tilting` or
+    /// `outer_scrolling`, passed on as the daemon sends it.
     public var phase: String
-    /// Roll and pitch relative to neutral, degrees; nil (`null`) while the daemon has no
-    /// estimate (daemons of protocol 1.0 send 0 instead, which is passed on as 0).
+    /// Roll relative to neutral, degrees, unrounded (the payload rounds it); nil (`null`) while
+    /// the daemon has no estimate (daemons of protocol 1.0 send 0 instead, which is passed on as 0).
     public var rollDeg: Double?
+    /// Pitch relative to neutral, degrees; as `rollDeg`.
     public var pitchDeg: Double?
+    /// Whether tilt drives the carousel (`tilt.enabled`).
     public var tiltEnabled: Bool
     /// `ok`, `stale`, `absent`, `replay` or `error`.
     public var sensor: String
 
+    /// A state from its fields, as described on each property.
     public init(index: Int?, count: Int, position: Double, phase: String, rollDeg: Double?, pitchDeg: Double?,
                 tiltEnabled: Bool, sensor: String) {
         self.index = index

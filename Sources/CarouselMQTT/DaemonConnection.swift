@@ -15,7 +15,7 @@ public struct DaemonConnectionError: Error, Equatable, Sendable, CustomStringCon
     }
 }
 
-/// The bridge's connection to carouseld's Unix socket (INTERFACES §2): non-blocking, read and
+/// The bridge's connection to carouseld's Unix socket (docs/PROTOCOL.md): non-blocking, read and
 /// written from the bridge's `poll(2)` loop. Incoming lines go through `LineFramer` and
 /// `WireJSONParser` (the protocol's own framing and parser); outgoing request lines wait in a
 /// buffer bounded by `outputLimit`, so a daemon that stops reading cannot make the bridge grow.
