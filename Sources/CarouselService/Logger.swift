@@ -23,10 +23,10 @@ public struct Logger: Sendable {
     public var format: Format
     private let write: @Sendable (String) -> Void
 
-    /// A logger writing to `sink` (one call per complete line, newline included).
     /// The program named in `.plain` lines (`carouseld`, `carousel-mqtt`).
     public var programName: String
 
+    /// A logger writing to `sink` (one call per complete line, newline included).
     public init(threshold: LogLevel = .info, format: Format = .journal, programName: String = "carouseld",
                 sink: @escaping @Sendable (String) -> Void) {
         self.threshold = threshold

@@ -16,6 +16,7 @@ public struct ReferencePages: Sendable, Equatable {
     /// The folder that holds the pages, e.g. `/usr/share/doc/carouseld`.
     public let directory: String
 
+    /// The pages in `directory` (a DOCDIR, as `directory` describes).
     public init(directory: String) {
         self.directory = directory
     }
