@@ -111,9 +111,9 @@ import Glibc
         #expect(c.daemonLivenessTimeoutSeconds == 3.5 && c.discoveryRepublishMinimumIntervalSeconds == 30)
     }
 
-    /// Issue 30.7: prefixes a client cannot publish under passed `--check-config`, and the bridge
-    /// then exited 78 on libmosquitto's "Malformed UTF-8" (U+0085, U+FFFF) or published nowhere
-    /// (`$SYS/…`, `$share/…`).
+    /// `--check-config` refuses what the broker or libmosquitto would refuse later: prefixes
+    /// under `$` (`$SYS/…`, `$share/…` are the broker's, so nothing would arrive) and text that
+    /// libmosquitto calls "Malformed UTF-8" (U+0085, U+FFFF), which would stop the bridge with 78.
     @Test func prefixesAndNamesTheBrokerWouldRefuse() {
         let expected = "is not topic levels such as carouseld or site/lobby (no +, #, empty level or leading $)"
         for (key, value) in [("topic_prefix", "$SYS/kiosks"), ("topic_prefix", "$share/g/x"), ("discovery_prefix", "$SYS")] {
@@ -132,8 +132,8 @@ import Glibc
         #expect(Self.error("[device]\ntopic_prefix = site/a$b/ü\n") == nil)
     }
 
-    /// Issue 30.7: `kiosk.lobby` and `kiosk/lobby` both became `kiosk_lobby` and knocked each
-    /// other off the broker without a word. The written id is kept for a warning.
+    /// `kiosk.lobby` and `kiosk/lobby` both reduce to `kiosk_lobby`, and two such devices knock
+    /// each other off the broker (one client id): the id as written is kept for a warning.
     @Test func anIDThatIsReducedIsRememberedForAWarning() throws {
         let dotted = try Self.parse("[device]\nid = kiosk.lobby\n")
         #expect(dotted.deviceID == "kiosk_lobby" && dotted.deviceIDAsWritten == "kiosk.lobby")

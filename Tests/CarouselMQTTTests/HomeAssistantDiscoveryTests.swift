@@ -29,8 +29,8 @@ import Testing
             let object = topic.split(separator: "/")[3]
             #expect(config["device"] == device, "\(topic)")
             #expect(config["unique_id"] == .string("carouseld_lobby_\(object)"))
-            // Issue 29.1: Home Assistant 2026.2 warns about `object_id` alone (removed in 2026.4);
-            // `default_entity_id` beside it gives the same entity id in 2025.4 and 2026.2.
+            // Home Assistant 2026.2 warns about `object_id` alone (removed in 2026.4), older
+            // versions know only `object_id`: both keys give the same entity id in each.
             let component = topic.split(separator: "/")[1]
             #expect(config["object_id"] == .string("carouseld_lobby_\(object)"))
             #expect(config["default_entity_id"] == .string("\(component).carouseld_lobby_\(object)"), "\(topic)")

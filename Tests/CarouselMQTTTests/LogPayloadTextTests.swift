@@ -1,9 +1,9 @@
 import Testing
 @testable import CarouselMQTT
 
-/// Hostile review of issue 15: the bridge logged control characters as `\x` plus as many hex
-/// digits as needed, so `\x1` + `b` read as ESC (`\x1b`), and a payload holding the text `\x0a`
-/// looked like an escaped newline. Now: always two hex digits, and a backslash is doubled.
+/// Log escaping reads back unambiguously: a control character is always `\x` and two hex digits
+/// (with one digit, `\x1` + `b` would read as ESC, `\x1b`), and a backslash is doubled (so a
+/// payload holding the text `\x0a` is not taken for an escaped newline).
 @Suite struct LogPayloadTextTests {
     @Test func controlCharactersAlwaysTakeTwoHexDigits() {
         #expect(LogPayloadText.shown(Array("\u{1}b".utf8)) == #"\x01b"#)
@@ -26,8 +26,8 @@ import Testing
         #expect(LogPayloadText.shown(Array("ok".utf8)) == "ok")
     }
 
-    /// Issue 30.7: carouseld's `release` (and its other strings) reached the log raw, ANSI
-    /// escapes included. Daemon text is escaped like a payload, C1 controls too, at most 128 bytes.
+    /// Text from carouseld (its `release`, sensor messages…) is escaped like a payload, C1
+    /// controls too, and cut at 128 bytes, so a daemon cannot put ANSI escapes in the log.
     @Test func daemonTextIsEscapedWithC1ControlsAndCut() {
         #expect(LogPayloadText.shown(daemonText: "0.1\u{1B}[31mred\u{7}") == #"0.1\x1b[31mred\x07"#)
         #expect(LogPayloadText.shown(daemonText: "a\u{9B}2Jb\u{85}") == #"a\x9b2Jb\x85"#)

@@ -1,8 +1,8 @@
 import CarouselMQTT
 import Testing
 
-/// The token bucket that bounds command errors (issue 30.5: 2,000 bad commands made 2,000
-/// error publications and log lines).
+/// The token bucket that bounds command errors, so that a flood of bad commands does not
+/// become as many error publications and log lines.
 @Suite struct RateBudgetTests {
     @Test func aBurstThenTheRate() {
         var budget = RateBudget(ratePerSecond: 5, burst: 3)
