@@ -493,11 +493,13 @@ public final class Bridge {
     }
 
     /// The six configs, once the daemon's count is known (before it, the `number`'s `max` would
-    /// be a retained guess); with no daemon yet, they go out with its first STATE.
+    /// be a retained guess); with no daemon yet, they go out with its first STATE. Each retired
+    /// entity's config is cleared with them (an empty retained message).
     private func publishDiscovery(now: Int64) {
         discoveryDue = nil
         guard let discovery, brokerConnected, let count = latest?.count else { return }
         for (topic, payload) in discovery.messages(count: count) { send(topic, payload, retain: true) }
+        for topic in discovery.retiredConfigTopics { send(topic, [], retain: true) }
         discoveryCount = count
         discoveryPublishedAt = now
     }

@@ -35,6 +35,14 @@ public struct HomeAssistantDiscovery: Sendable {
         "\(discoveryPrefix)/\(component)/\(deviceID)/\(objectID)/config"
     }
 
+    /// The config topics of entities earlier releases announced and this one does not:
+    /// `binary_sensor` `sensor_ok` (ON while the sensor was fine), replaced by `sensor_problem`.
+    /// The bridge clears each with an empty retained message whenever it publishes the configs,
+    /// so Home Assistant removes the entity instead of keeping it, stale, beside its successor.
+    public var retiredConfigTopics: [String] {
+        [configTopic(component: "binary_sensor", objectID: "sensor_ok")]
+    }
+
     /// Every config message for a carousel of `count` items, as (topic, payload).
     public func messages(count: Int) -> [(topic: String, payload: [UInt8])] {
         [indexNumber(count: count)] + fixedMessages

@@ -73,6 +73,8 @@ import Testing
     @Test func theSensorStatusIsAProblemBinarySensor() throws {
         let c = try Self.configs(count: 10)
         #expect(c["homeassistant/binary_sensor/lobby/sensor_ok/config"] == nil)
+        // The entity it replaces is cleared, not announced.
+        #expect(Self.discovery.retiredConfigTopics == ["homeassistant/binary_sensor/lobby/sensor_ok/config"])
         let problem = try #require(c["homeassistant/binary_sensor/lobby/sensor_problem/config"])
         #expect(problem["name"] == .string("Tilt sensor"))
         #expect(problem["device_class"] == .string("problem"))
