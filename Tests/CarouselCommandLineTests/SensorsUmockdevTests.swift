@@ -119,6 +119,47 @@ import Testing
         #expect(result.standardError.contains("noscale_accel (iio:device1) skipped"))
     }
 
+    /// The warning of a gyroscope without `scale`, as `sensors` lists it and the log names it.
+    static let noGyroScale =
+        "no gyroscope scale (in_anglvel_x_scale, in_anglvel_scale or scale): angular rate not used, accelerometer only"
+
+    @Test func imuGyroscopeWithoutScaleIsNotRead() throws {
+        // Raw counts are not rad/s: in_anglvel_x_raw = 164 must not become 164 rad/s. The
+        // accelerometer is read alone, and the listing and the log say so once.
+        let bed = try Mock.testbed("bmi160", drop: ["A: in_anglvel_scale="])
+        let sensors = try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput)
+        try #require(sensors.count == 1)
+        let warnings = sensors[0]["warnings"] as? [String] ?? []
+        #expect(warnings.filter { $0.contains("anglvel") } == [Self.noGyroScale])
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--mode", "polled", "--rate", "50"], testbed: bed)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let row = try Mock.nextRow(p)
+        // (0, −8192, 16384) · 0.000598 = (0, −4.898816, 9.797632); M = [0 −1 0; 1 0 0; 0 0 1]
+        // → (4.898816, 0, 9.797632); negated.
+        #expect(close(row.1, [-4.898816, 0, -9.797632]))
+        #expect(row.2 == nil)
+        let result = try Mock.stop(p)
+        #expect(result.status == 0)
+        #expect(result.standardError.components(separatedBy: "bmi160 (iio:device0): " + Self.noGyroScale).count == 2)
+    }
+
+    @Test func companionGyroscopeWithoutScaleIsNotRead() throws {
+        let bed = try Mock.testbed("hid-sensor-hub", drop: ["A: in_anglvel_scale="])
+        let sensors = try Mock.json(try Mock.run(["sensors", "--json"], bed).standardOutput)
+        try #require(sensors.count == 2)
+        #expect(sensors[1]["warnings"] as? [String] == [Self.noGyroScale])
+        let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--mode", "polled", "--rate", "10"], testbed: bed)
+        #expect(try p.readLine(timeoutSeconds: 20) == Self.header)
+        let row = try Mock.nextRow(p)
+        // (−512, 256, 1000) · 0.00980665 = (−5.0210048, 2.5105024, 9.80665); M = [0 1 0; −1 0 0;
+        // 0 0 1] → (2.5105024, 5.0210048, 9.80665); negated.
+        #expect(close(row.1, [-2.5105024, -5.0210048, -9.80665]))
+        #expect(row.2 == nil)
+        let result = try Mock.stop(p)
+        #expect(result.status == 0)
+        #expect(result.standardError.components(separatedBy: "gyro_3d (iio:device1): " + Self.noGyroScale).count == 2)
+    }
+
     @Test func polledReadWithScaleMountMatrixAndUnsupportedRate() throws {
         let bed = try Mock.testbed("mma8452")
         let dir = "/tmp/carousel-sensors-\(getpid())"

@@ -112,7 +112,7 @@ public enum SensorDiscovery {
         let kind: SensorKind = hasAccel && hasGyro ? .imu : (hasAccel ? .accel : .gyro)
         let name = device.name ?? ""
         var warnings: [String] = []
-        let described = describeChannels(channels, attributes: attributes, warnings: &warnings)
+        let (described, gyroScaleMissing) = describeChannels(channels, attributes: attributes, warnings: &warnings)
         let primaryType = hasAccel ? "accel" : "anglvel"
         let (matrix, source, matrixWarnings) = mountMatrix(
             property: hasAccel ? "ACCEL_MOUNT_MATRIX" : "GYRO_MOUNT_MATRIX",
@@ -148,14 +148,22 @@ public enum SensorDiscovery {
             gyroMountMatrix: gyroMatrix, samplingFrequencyHz: frequency,
             samplingFrequencyAvailableHz: available, buffered: buffered, triggers: triggers,
             warnings: warnings.uniqued(), location: location(label: label, attributes: attributes, udev: udev),
-            parentPath: udev?.parentPath, grandparentPath: udev?.grandparentPath)
+            parentPath: udev?.parentPath, grandparentPath: udev?.grandparentPath,
+            gyroScaleMissing: gyroScaleMissing)
     }
 
+    /// The warning of a device whose gyroscope axes have no `scale`: raw counts are not rad/s
+    /// (a bmi160's 164 counts would read as 164 rad/s), so its angular rate is not used.
+    public static let gyroScaleMissingWarning =
+        "no gyroscope scale (in_anglvel_x_scale, in_anglvel_scale or scale): angular rate not used, accelerometer only"
+
     /// The accel, anglvel and timestamp channels with their scale and offset, in scan index
-    /// order (channels without one last, by name).
+    /// order (channels without one last, by name), and whether an anglvel axis has no scale
+    /// (then `gyroScaleMissingWarning` is among the warnings, once).
     static func describeChannels(_ channels: [IIOChannel], attributes: DeviceAttributes,
-                                 warnings: inout [String]) -> [SensorChannelInfo] {
+                                 warnings: inout [String]) -> ([SensorChannelInfo], gyroScaleMissing: Bool) {
         var described: [SensorChannelInfo] = []
+        var gyroScaleMissing = false
         for channel in channels {
             let id = channel.id
             guard id == "timestamp" || id.hasPrefix("accel_") || id.hasPrefix("anglvel_") else { continue }
@@ -163,7 +171,8 @@ public enum SensorDiscovery {
             var offset = 0.0
             if id != "timestamp" {
                 let (s, o, w) = calibration(of: id, attributes: attributes)
-                scale = s
+                scale = s ?? 1.0
+                if s == nil && id.hasPrefix("anglvel_") { gyroScaleMissing = true }
                 offset = o
                 warnings += w
             }
@@ -181,7 +190,8 @@ public enum SensorDiscovery {
             case (nil, nil): return a.name < b.name
             }
         }
-        return described
+        if gyroScaleMissing { warnings.append(gyroScaleMissingWarning) }
+        return (described, gyroScaleMissing)
     }
 
     /// The current sampling frequency and the available ones, Hz, from
@@ -219,7 +229,10 @@ public enum SensorDiscovery {
         return text.contains("base") ? "base" : (text.contains("display") || text.contains("lid") ? "display" : "")
     }
 
-    static func calibration(of id: String, attributes: DeviceAttributes) -> (Double, Double, [String]) {
+    /// An axis's scale (nil when none is readable), offset (0 when none) and warnings; a missing
+    /// accelerometer scale reads as 1.0 with a warning (tilt takes only the direction of the
+    /// accelerometer), a missing gyroscope scale is said once by `describeChannels`.
+    static func calibration(of id: String, attributes: DeviceAttributes) -> (Double?, Double, [String]) {
         let parts = id.split(separator: "_")
         let type = parts.first.map(String.init) ?? id
         var warnings: [String] = []
@@ -237,10 +250,10 @@ public enum SensorDiscovery {
         if scale == 0, let scaleFile {
             warnings.append("\(scaleFile) is 0: every \(type) value reads 0")
         }
-        if scale == nil {
+        if scale == nil && type != "anglvel" {
             warnings.append("\(id): no scale (in_\(id)_scale, in_\(type)_scale or scale): using 1.0, units unknown")
         }
-        return (scale ?? 1.0, offset ?? 0.0, warnings)
+        return (scale, offset ?? 0.0, warnings)
     }
 
     /// The mount matrix by precedence udev property → sysfs files → identity; an invalid one is

@@ -25,7 +25,7 @@ public struct SensorChannelInfo: Sendable, Equatable {
     /// Storage type as in `scan_elements/*_type` (`le:s12/16>>4`), or nil.
     public var type: String?
     /// Scale: per-axis `in_accel_x_scale` over shared `in_accel_scale` over device `scale`;
-    /// 1.0 when none exists (the sensor then carries a warning).
+    /// 1.0 when none exists (the sensor then carries a warning; a gyroscope is then not read).
     public var scale: Double
     /// Offset, same precedence; 0 when none exists.
     public var offset: Double
@@ -69,6 +69,9 @@ public struct SensorInfo: Sendable, Equatable {
     /// Parent and grandparent device paths, used to pair accelerometer and gyroscope devices.
     public var parentPath: String?
     public var grandparentPath: String?
+    /// Whether a gyroscope axis has no `scale`: raw counts are not rad/s, so selection drops the
+    /// angular rate and reads the accelerometer alone (the warnings say so).
+    public var gyroScaleMissing = false
 
     /// Whether it measures acceleration / angular rate.
     public var hasAccel: Bool { kind != .gyro }

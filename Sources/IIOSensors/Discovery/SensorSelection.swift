@@ -7,6 +7,9 @@ public struct SensorSelection: Sendable, Equatable {
     public var gyro: SensorInfo?
     /// Why other sensors were passed over (e.g. one in the keyboard base).
     public var notes: [String]
+    /// `who: warning` when the gyroscope (the IMU's own or the companion) has no scale and is
+    /// not read; then `accel` is the accelerometer alone (kind `.accel`) and `gyro` is nil.
+    public var gyroNotUsed: String?
 
     /// Chooses from `sensors` (DESIGN §6, issue 4):
     /// - `selector` given: the sensor whose name, label, sysfs path, id or device node equals it;
@@ -16,7 +19,7 @@ public struct SensorSelection: Sendable, Equatable {
     /// - Throws: `SensorError.notFound` naming the selector (or "an accelerometer").
     public static func choose(from sensors: [SensorInfo], selector: String?) throws(SensorError) -> SensorSelection {
         var notes: [String] = []
-        let accel: SensorInfo
+        var accel: SensorInfo
         if let selector, !selector.isEmpty {
             guard let match = sensors.first(where: {
                 $0.name == selector || $0.label == selector || $0.path == selector || $0.id == selector || $0.dev == selector
@@ -40,10 +43,18 @@ public struct SensorSelection: Sendable, Equatable {
             accel = best
         }
         var gyro: SensorInfo?
+        var gyroNotUsed: String?
         if accel.kind == .accel {
             gyro = companion(of: accel, in: sensors)
+        } else if accel.gyroScaleMissing {
+            gyroNotUsed = "\(accel.who): \(SensorDiscovery.gyroScaleMissingWarning)"
+            accel.kind = .accel
         }
-        return SensorSelection(accel: accel, gyro: gyro, notes: notes)
+        if let g = gyro, g.gyroScaleMissing {
+            gyroNotUsed = "\(g.who): \(SensorDiscovery.gyroScaleMissingWarning)"
+            gyro = nil
+        }
+        return SensorSelection(accel: accel, gyro: gyro, notes: notes, gyroNotUsed: gyroNotUsed)
     }
 
     /// The gyroscope-only device that belongs with `accel`: same parent device (one chip with two

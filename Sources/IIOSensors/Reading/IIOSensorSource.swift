@@ -152,13 +152,15 @@ public final class IIOSensorSource: SensorSource {
         }
         selectionFailure = nil
         for note in selection.notes { log(.info, "\(note)") }
-        for info in [selection.accel] + (selection.gyro.map { [$0] } ?? []) {
-            for w in info.warnings { log(.warning, "\(info.who): \(w)") }
-        }
+        let warnings = ([selection.accel] + (selection.gyro.map { [$0] } ?? [])).flatMap { info in
+            info.warnings.map { "\(info.who): \($0)" }
+        } + (selection.gyroNotUsed.map { [$0] } ?? [])
+        for w in warnings.uniqued() { log(.warning, w) }
         self.inventory = inventory
         self.selection = selection
         let transform = SampleTransform(selection: selection, convention: configuration.accelConvention)
-        fallbackNotes = []
+        // A gyroscope left out for want of a scale is said in the status too (the SENSOR message).
+        fallbackNotes = selection.gyroNotUsed.map { [$0] } ?? []
         accelReader = try makeReader(selection.accel, inventory: inventory, transform: transform)
         if let g = selection.gyro {
             gyroReader = try makeReader(g, inventory: inventory, transform: transform)
