@@ -10,12 +10,16 @@ enum SensorFactory {
     static func make(_ settings: SensorSettings, log: @escaping LogSink) -> SensorSource {
         switch settings.source {
         case .iio:
-            return IIOSensorSource(configuration: IIOSourceConfiguration(
+            let configuration = IIOSourceConfiguration(
                 uri: settings.uri.isEmpty ? nil : settings.uri,
                 device: settings.device.isEmpty ? nil : settings.device,
                 sampleRateHz: settings.sampleRateHz, mode: settings.mode,
                 accelConvention: settings.accelConvention,
-                watchHotplug: true), log: log)
+                watchHotplug: true)
+            // libiio's network backend blocks up to 5 s per call when iiod hangs: a remote
+            // sensor is read on its own thread (docs/SENSORS.md "Remote sensors").
+            if settings.uri.hasPrefix("ip:") { return RemoteSensorSource(configuration: configuration, log: log) }
+            return IIOSensorSource(configuration: configuration, log: log)
         case .replay:
             // ReplaySource keeps the recording's sample spacing at any replay_speed (the estimator
             // integrates over sample time; the engine runs on the loop's clock: docs/SENSORS.md).
