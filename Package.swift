@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // carouseld: IIO motion sensors -> tilt fusion -> card-carousel engine -> Unix-socket clients.
-// Module boundaries and what each may import: see docs/ARCHITECTURE.md (from ../shared/DESIGN.md §2).
+// Module boundaries and what each may import: see docs/ARCHITECTURE.md "Modules (SwiftPM targets)".
 import PackageDescription
 
 let package = Package(

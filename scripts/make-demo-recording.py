@@ -2,7 +2,7 @@
 """Make data/demo-recording.csv, the bundled demo recording, from x-io's Fusion example data.
 
 Cuts a stretch of ../shared/datasets/xio-fusion-example/sensor_data.csv (MIT, x-io
-Technologies) and converts it to carouseld's native recording CSV (INTERFACES §3):
+Technologies) and converts it to carouseld's native recording CSV (docs/CLI.md "record"):
 
     timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z
 
@@ -14,7 +14,7 @@ Technologies) and converts it to carouseld's native recording CSV (INTERFACES §
 - the magnetometer columns are dropped. Axes are not changed.
 
 The default stretch, 26 s to 48 s, holds still, then tilts the board about its y axis (the
-accelerometer's x component swings to about -0.89 g and +0.89 g: DESIGN §3 roll of about +60°
+accelerometer's x component swings to about -0.89 g and +0.89 g: docs/FUSION.md "1. Conventions" roll of about +60°
 then -60°, the angle that drives a horizontal carousel), then holds still again. Python 3
 standard library only.
 

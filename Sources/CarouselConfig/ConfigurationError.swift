@@ -8,7 +8,7 @@ import Glibc
 /// section and key, so the message alone tells an operator what to fix.
 ///
 /// `description` is the one-line message (`path:line: [section] key: ...`); `exitStatus` is the
-/// process exit status it maps to (INTERFACES §5).
+/// process exit status it maps to (docs/CLI.md "EXIT STATUS").
 public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file does not exist (exit 66).
     case fileMissing(path: String)
@@ -68,7 +68,7 @@ public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
-    /// The exit status for this error (INTERFACES §5): 66 missing file, 77 permission denied,
+    /// The exit status for this error (docs/CLI.md "EXIT STATUS"): 66 missing file, 77 permission denied,
     /// 74 other read errors, 78 anything wrong with the contents.
     public var exitStatus: ExitStatus {
         switch self {

@@ -9,7 +9,7 @@ struct ConfigurationKey: Sendable {
     let apply: @Sendable (String, inout DaemonConfiguration) throws(ConfigurationValueProblem) -> Void
 }
 
-/// The table of every key (INTERFACES §4), in file order. Units and ranges are documented on the
+/// The table of every key (docs/CONFIGURATION.md "Keys"), in file order. Units and ranges are documented on the
 /// fields of `DaemonConfiguration`'s section types and in `configs/carouseld.conf`.
 enum ConfigurationKeys {
     typealias V = ConfigurationValue

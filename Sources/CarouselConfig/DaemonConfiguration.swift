@@ -2,7 +2,7 @@ import CarouselEngine
 import IIOSensors
 import MotionFusion
 
-/// The whole daemon configuration, as read from `/etc/carouseld/carouseld.conf` (INTERFACES §4).
+/// The whole daemon configuration, as read from `/etc/carouseld/carouseld.conf` (docs/CONFIGURATION.md "Keys").
 ///
 /// A plain value: the loader (`load(path:)`, `parse(text:path:)`) fills it from an INI file,
 /// `defaults` holds the built-in values used for every key the file leaves out. The tilt mapping
@@ -56,7 +56,7 @@ public struct SensorSettings: Equatable, Sendable {
     public enum Source: String, Equatable, Sendable, CaseIterable {
         /// A Linux IIO accelerometer (and gyroscope if there is one), via libiio.
         case iio
-        /// A native CSV recording (INTERFACES §3) replayed in real time.
+        /// A native CSV recording (docs/CLI.md "record") replayed in real time.
         case replay
     }
 
@@ -67,7 +67,7 @@ public struct SensorSettings: Equatable, Sendable {
     /// `device` — the sensor to use, by IIO name, label or sysfs path; empty (default) picks the
     /// first accelerometer found.
     public var device: String
-    /// `accel_convention` — the accelerometer's sign after the mount matrix (DESIGN §3):
+    /// `accel_convention` — the accelerometer's sign after the mount matrix (docs/FUSION.md "1. Conventions"):
     /// `gravity` (default; the daemon negates it) or `specific-force` (used as is).
     public var accelConvention: AccelConvention
     /// `sample_rate_hz` — requested sampling frequency in Hz (the nearest available one is used
@@ -111,8 +111,8 @@ public struct SensorSettings: Equatable, Sendable {
 
 /// `[filter]`: the attitude estimator.
 public struct FilterSettings: Equatable, Sendable {
-    /// `method` — the attitude estimator (DESIGN §5): `inertial` (default: gyro strapdown with
-    /// the accelerometer low-passed in the almost-inertial frame, MotionFusion's
+    /// `method` — the attitude estimator (docs/FUSION.md "5. Attitude estimators"): `inertial` (default: gyro
+    /// strapdown with the accelerometer low-passed in the almost-inertial frame, MotionFusion's
     /// `InertialFrameFilter`), `fusion` (quaternion filter with acceleration rejection),
     /// `complementary` or `accel`; the gyro methods fall back to `accel` for an
     /// accelerometer-only sensor.
@@ -146,7 +146,7 @@ public struct FilterSettings: Equatable, Sendable {
 
 // MARK: - [tilt]
 
-/// `[tilt]`: how the tilt estimate drives the carousel (INTERFACES §1, DESIGN §4).
+/// `[tilt]`: how the tilt estimate drives the carousel (docs/ENGINE.md "Tilt").
 ///
 /// The mapping itself (`enabled`, `mode`, `dead_zone_deg`, `max_deg`, `max_items_per_second`) is
 /// the engine's `TiltSettings`, checked by its `TiltParameter` table; this section adds what
@@ -196,10 +196,10 @@ public struct TiltSection: Equatable, Sendable {
 
 // MARK: - [carousel]
 
-/// `[carousel]`: the carousel the daemon drives (geometry in points, UIKit semantics, DESIGN §3).
+/// `[carousel]`: the carousel the daemon drives (geometry in points, UIKit semantics, docs/ENGINE.md "Geometry").
 public struct CarouselSettings: Equatable, Sendable {
     /// Layout style (names as in `carouselctl simulate` scenarios; each style's parameters take
-    /// their INTERFACES §1 defaults).
+    /// their defaults, docs/STYLES.md).
     public enum Style: String, Equatable, Sendable, CaseIterable {
         case linear
         case zoom
@@ -211,7 +211,7 @@ public struct CarouselSettings: Equatable, Sendable {
         case custom
     }
 
-    /// Paging policy (INTERFACES §1).
+    /// Paging policy (docs/ENGINE.md "Paging").
     public enum Paging: String, Equatable, Sendable, CaseIterable {
         /// The item nearest the release offset.
         case nearest
@@ -362,7 +362,7 @@ public struct ServerSettings: Equatable, Sendable {
 
 // MARK: - [calibration]
 
-/// `[calibration]`: the calibration written by `carouselctl calibrate` (INTERFACES §3).
+/// `[calibration]`: the calibration written by `carouselctl calibrate` (docs/CLI.md "calibrate").
 public struct CalibrationSettings: Equatable, Sendable {
     /// `file` — path of the calibration file; a missing file means "uncalibrated". Default
     /// `/var/lib/carouseld/calibration.conf` (the service's StateDirectory). A relative path is

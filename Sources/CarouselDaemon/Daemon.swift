@@ -2,7 +2,7 @@ import CarouselProtocol
 
 /// The daemon's entry point: sets up the socket, signals, timers and sensor, runs the epoll
 /// loop until SIGTERM/SIGINT, cleans up (the socket file it created is removed) and returns the
-/// exit status (INTERFACES §5): 0 after a signal, 69 when another daemon serves the socket,
+/// exit status (docs/SERVICE.md "Exit statuses"): 0 after a signal, 69 when another daemon serves the socket,
 /// 77 when the socket cannot be created for lack of permission, 78 for an unusable socket path
 /// or group, 74/70 for other I/O or internal failures.
 ///

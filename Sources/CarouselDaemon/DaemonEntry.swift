@@ -43,7 +43,7 @@ public struct DaemonOptions: Sendable {
     }
 }
 
-/// Runs the daemon until SIGTERM/SIGINT and returns its exit status (INTERFACES §5): binds or
+/// Runs the daemon until SIGTERM/SIGINT and returns its exit status (docs/SERVICE.md "Exit statuses"): binds or
 /// takes over the socket (`SocketActivation`), sends `options.notifier.ready(...)`, pings the
 /// watchdog, reloads on SIGHUP through `options.reloadConfiguration()` and sends `stopping()`
 /// before returning (`runCarouseld`, `DaemonRuntime`).

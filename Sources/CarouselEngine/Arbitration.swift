@@ -1,4 +1,4 @@
-/// The inputs that can move the carousel, in priority order (seed 001 items 7–10, DESIGN §4):
+/// The inputs that can move the carousel, in priority order (seed 001 items 7–10, docs/ENGINE.md "Arbitration"):
 /// touch drag > programmatic `scrollTo` (and tap-to-center) > outer scroll > tilt.
 ///
 /// Rules the engine applies:

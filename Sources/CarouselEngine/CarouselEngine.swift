@@ -1,4 +1,4 @@
-/// The carousel engine: a pure value-type state machine (DESIGN §4).
+/// The carousel engine: a pure value-type state machine (docs/ENGINE.md "Public API").
 ///
 /// Feed it input events with their timestamps (seconds on any monotonic clock; each input first
 /// advances the physics to its time), call `advance(to:)` before reading `state` or
@@ -157,7 +157,7 @@ public struct CarouselEngine: Sendable {
     // MARK: - Shared helpers
 
     /// Content moves by `fingerSign · finger travel`: opposite to the finger in LTR and vertical,
-    /// with it in RTL (INTERFACES §0).
+    /// with it in RTL (docs/ENGINE.md "Touch").
     var fingerSign: Double { geometry.isMirrored ? 1 : -1 }
 
     /// Whether a non-cyclic carousel sits at an end that velocity `v` pushes against.

@@ -1,4 +1,4 @@
-/// How tilt drives the carousel (INTERFACES §1).
+/// How tilt drives the carousel (docs/ENGINE.md "Tilt").
 public enum TiltMode: String, Hashable, Sendable, CaseIterable {
     /// Rate control: the roll angle sets a scrolling speed, integrated over time.
     case velocity
@@ -6,7 +6,7 @@ public enum TiltMode: String, Hashable, Sendable, CaseIterable {
     case position
 }
 
-/// The tilt mapping the engine owns (DESIGN §4). Angles in degrees, relative to neutral.
+/// The tilt mapping the engine owns (docs/ENGINE.md "Tilt"). Angles in degrees, relative to neutral.
 public struct TiltSettings: Hashable, Sendable {
     /// Whether tilt drives the carousel at all. Default `true`.
     public var enabled: Bool
@@ -30,7 +30,7 @@ public struct TiltSettings: Hashable, Sendable {
     }
 }
 
-/// Everything a `CarouselEngine` starts from. Defaults follow INTERFACES §1.
+/// Everything a `CarouselEngine` starts from. Defaults follow docs/ENGINE.md "carouselctl simulate: scenarios".
 public struct CarouselConfiguration: Hashable, Sendable {
     /// Viewport, item, spacing, axis, direction, count and cyclic.
     public var geometry: CarouselGeometry

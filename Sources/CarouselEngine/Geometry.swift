@@ -44,7 +44,7 @@ public enum ItemAlignment: String, Hashable, Sendable, CaseIterable {
     case end
 }
 
-/// The geometry of a carousel with UIKit `contentOffset` semantics (DESIGN §3).
+/// The geometry of a carousel with UIKit `contentOffset` semantics (docs/ENGINE.md "Geometry").
 ///
 /// With pitch `p = itemAlong + spacing` and a leading inset of `(viewportAlong - itemAlong) / 2`,
 /// item `i` is centered exactly when `contentOffset = i * p`; the scroll range of a non-cyclic
@@ -204,7 +204,7 @@ public struct CarouselGeometry: Hashable, Sendable {
 }
 
 /// The nearest integer slot of a fractional position: `floor(x + 0.5)`, ties toward the higher
-/// index (INTERFACES §1). Saturates instead of trapping for absurd positions.
+/// index (docs/ENGINE.md "Geometry"). Saturates instead of trapping for absurd positions.
 @inlinable func nearestSlot(_ position: Double) -> Int {
     saturatingInt((position + 0.5).rounded(.down))
 }

@@ -7,8 +7,8 @@ import Darwin
 #endif
 
 // The C math library is the only non-stdlib symbol the engine uses (sin, cos, tan, log, exp).
-// It is part of libc, not an I/O facility, so the "stdlib only" rule of DESIGN §2 still holds in
-// spirit: no I/O, no clock, no Foundation.
+// It is part of libc, not an I/O facility, which is why docs/ARCHITECTURE.md "Modules (SwiftPM
+// targets)" allows stdlib + libm: no I/O, no clock, no Foundation.
 
 @inlinable func sine(_ x: Double) -> Double { sin(x) }
 @inlinable func cosine(_ x: Double) -> Double { cos(x) }

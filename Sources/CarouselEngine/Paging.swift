@@ -1,5 +1,5 @@
 /// A paging policy: UIKit's `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`
-/// rule, applied when a drag or a fling ends (INTERFACES §1 "Paging, exactly").
+/// rule, applied when a drag or a fling ends (docs/ENGINE.md "Paging").
 public enum PagingPolicy: Hashable, Sendable {
     /// The item nearest the release offset; velocity ignored (seed 001).
     case nearest

@@ -1,4 +1,4 @@
-/// The tilt mapping of INTERFACES §1, as pure functions of the roll relative to neutral (degrees,
+/// The tilt mapping of docs/ENGINE.md "Tilt", as pure functions of the roll relative to neutral (degrees,
 /// already mapped to the carousel's axis by MotionFusion).
 ///
 /// Direction (seed 001 item 8): roll < 0 (left edge down) makes the offset grow in LTR, so higher

@@ -1,4 +1,4 @@
-/// Tilt input (seed 001 item 8, INTERFACES §1). MotionFusion hands the roll relative to the
+/// Tilt input (seed 001 item 8, docs/ENGINE.md "Tilt"). MotionFusion hands the roll relative to the
 /// neutral attitude, already mapped to the carousel's axis.
 extension CarouselEngine {
     /// A roll sample in degrees relative to neutral at `time` (seconds). The roll is held until
@@ -7,7 +7,7 @@ extension CarouselEngine {
     ///
     /// Inside the dead zone tilt re-arms. Velocity mode: inside the dead zone, tilting that was
     /// driving the carousel ends with a snap to the nearest item; outside it drives the carousel
-    /// when armed, enabled and nothing higher owns it. Position mode follows INTERFACES §1
+    /// when armed, enabled and nothing higher owns it. Position mode follows docs/ENGINE.md "Tilt"
     /// literally: the displacement `clamp(roll / max, −1, 1) · 0.5 · p` has no dead zone (so it
     /// is continuous in the roll, with no jump at the dead-zone edge) and a level device (roll 0)
     /// springs back to the resting item.

@@ -2,7 +2,8 @@
 ///
 /// The table every surface reads: the configuration file's `[tilt]` keys and the `set_tilt`
 /// request use `wireName` (snake_case), `carouselctl simulate` scenarios use `scenarioName`
-/// (camelCase, INTERFACES §0), and `TiltSettings.check()` applies `range` for all of them.
+/// (camelCase, docs/ENGINE.md "carouselctl simulate: scenarios"), and `TiltSettings.check()` applies `range`
+/// for all of them.
 public enum TiltParameter: String, CaseIterable, Sendable {
     /// `TiltSettings.deadZoneDegrees`: |roll| at or below it does nothing, degrees.
     case deadZone = "dead_zone_deg"
@@ -24,7 +25,7 @@ public enum TiltParameter: String, CaseIterable, Sendable {
         }
     }
 
-    /// The allowed values. Roll is within ±90° (DESIGN §3), so a dead zone reaches at most 89°
+    /// The allowed values. Roll is within ±90° (docs/FUSION.md "1. Conventions"), so a dead zone reaches at most 89°
     /// and the saturation angle 90°.
     public var range: ClosedRange<Double> {
         switch self {

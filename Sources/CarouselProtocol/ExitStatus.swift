@@ -1,4 +1,5 @@
-/// Process exit statuses shared by `carouseld` and `carouselctl` (INTERFACES §5), from BSD's
+/// Process exit statuses shared by `carouseld` and `carouselctl` (docs/CLI.md "EXIT STATUS" and
+/// docs/SERVICE.md "Exit statuses"), from BSD's
 /// `sysexits.h` so that systemd and shell scripts can tell the cases apart.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Success.

@@ -11,7 +11,7 @@ import Glibc
 /// line with bounded waits (`readLine(timeoutSeconds:)`, `waitForLine`), streams bytes into the
 /// testbed's PTY nodes and sends uevents meanwhile, then collects the exit status.
 ///
-/// Recipe (DESIGN §8):
+/// Recipe (docs/SENSORS.md "Testing with umockdev"):
 /// ```swift
 /// let bed = try UmockdevTestbed()
 /// try bed.add(file: TestPaths.fixture("umockdev/hid-sensor-hub-accel.umockdev"))

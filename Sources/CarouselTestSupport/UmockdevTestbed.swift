@@ -119,7 +119,8 @@ public final class UmockdevTestbed {
     }
 
     /// Removes a device (`/sys/devices/...` path as given in the description's `P:` line, with
-    /// or without the `/sys` prefix). Send the `remove` uevent first (DESIGN §8), e.g. with
+    /// or without the `/sys` prefix). Send the `remove` uevent first (docs/SENSORS.md "Testing with
+    /// umockdev"), e.g. with
     /// `unplug(_:)`.
     public func remove(device syspath: String) {
         umockdev_testbed_remove_device(testbed, sysPath(syspath))

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import MotionFusion
 
-/// The health of a sensor source, as published in the protocol's `SENSOR` object (INTERFACES §2).
+/// The health of a sensor source, as published in the protocol's `SENSOR` object (docs/PROTOCOL.md "Server messages").
 public enum SensorStatus: String, Sendable, Equatable, CaseIterable {
     /// Samples arrive at the expected rate.
     case ok

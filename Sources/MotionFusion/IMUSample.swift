@@ -1,5 +1,5 @@
 /// One motion-sensor sample in SI units, in the device frame, after scale, offset and mount
-/// matrix (and the accelerometer convention of DESIGN §3), before user calibration.
+/// matrix (and the accelerometer convention of docs/FUSION.md "1. Conventions"), before user calibration.
 ///
 /// - `timestampNanoseconds`: CLOCK_MONOTONIC nanoseconds at I/O boundaries; replayed recordings
 ///   use their own time base (nanoseconds from the recording's start or its original clock).

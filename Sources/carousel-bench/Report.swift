@@ -21,7 +21,7 @@ struct Reporter {
 
     func report(_ m: Measurement) {
         if json {
-            // The protocol's writer: finite numbers, no -0, escaped strings (INTERFACES §0).
+            // The protocol's writer: finite numbers, no -0, escaped strings (docs/PROTOCOL.md "Conventions").
             var w = WireJSONWriter()
             w.beginObject()
             w.key("name"); w.string(m.name)

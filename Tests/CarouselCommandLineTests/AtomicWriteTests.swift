@@ -8,7 +8,7 @@ import CLinux
 @testable import CarouselCommandLine
 
 /// The calibration file is replaced atomically: a writer killed at any step leaves the old file
-/// whole (INTERFACES §3, issue 6).
+/// whole (docs/CLI.md "calibrate", issue 6).
 @Suite struct AtomicWriteTests {
     /// Names in `dir` other than `.` and `..`.
     func listing(_ dir: String) -> [String] {

@@ -4,7 +4,7 @@ import CarouselTestSupport
 import MotionFusion
 @testable import CarouselCommandLine
 
-/// The calibration file format of INTERFACES §3, `calibration show` and `calibration reset`.
+/// The calibration file format of docs/CLI.md "calibrate", `calibration show` and `calibration reset`.
 @Suite struct CalibrationFileTests {
     static let sample = CalibrationFile(
         sensorName: "bmi160", sensorPath: "/sys/bus/iio/devices/iio:device0",

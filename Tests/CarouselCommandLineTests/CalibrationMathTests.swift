@@ -11,7 +11,7 @@ import MotionFusion
 /// from the raw CSV text (not through MotionFusion's reader).
 @Suite struct CalibrationMathTests {
     /// x-io's example rests for its first 10 s (dataset README): the gyro bias must be the mean
-    /// rate and the neutral tilt the attitude of the mean acceleration (DESIGN §3 formulas).
+    /// rate and the neutral tilt the attitude of the mean acceleration (docs/FUSION.md "1. Conventions" formulas).
     @Test func stillXioFirstTenSeconds() throws {
         let rows = try readXioRows().filter { $0.time <= 10 }
         #expect(rows.count == 1001)

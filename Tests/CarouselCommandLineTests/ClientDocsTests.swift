@@ -4,7 +4,7 @@ import CarouselTestSupport
 
 /// docs/CLI.md stays in step with the command table: every subcommand has a section, every
 /// option of the commands this reference details is documented, and the exit-status table
-/// lists every status of INTERFACES §5.
+/// lists every status of docs/CLI.md "EXIT STATUS".
 @Suite struct ClientDocsTests {
     let text = readTextFile(TestPaths.packageRoot + "/docs/CLI.md") ?? ""
 

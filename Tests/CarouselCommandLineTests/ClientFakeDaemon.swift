@@ -6,7 +6,7 @@ import CarouselProtocol
 import Synchronization
 import CarouselCommandLine
 
-/// A tiny stand-in for carouseld on a Unix socket, speaking the wire format of INTERFACES §2
+/// A tiny stand-in for carouseld on a Unix socket, speaking the wire format of docs/PROTOCOL.md "Conventions"
 /// through CarouselProtocol's own encoder (`ServerMessage`, `StateMessage`) and decoder
 /// (`RequestDecoder`): so every request `carouselctl` sends is checked to be one the real
 /// daemon accepts, and every reply is byte-for-byte what the real daemon would send.

@@ -31,7 +31,7 @@ import CarouselCommandLine
     }
 
     /// The public entry point plans and runs what `carouselctl simulate` would: 3 items at rest,
-    /// frames every 0.5 s until 1 s → t = 0, 0.5, 1 (INTERFACES §1 "Frames").
+    /// frames every 0.5 s until 1 s → t = 0, 0.5, 1 (docs/ENGINE.md "carouselctl simulate: scenarios", Frames).
     @Test func planAndRunAgreeOnTheFrames() throws {
         let text = "{" + Self.base + #","frames":{"every":0.5,"until":1}}"#
         let plan = try ScenarioSimulation.plan(text)

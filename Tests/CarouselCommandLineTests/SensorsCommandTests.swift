@@ -43,7 +43,7 @@ struct SensorsCommandTests {
     }
 
     @Test func outputErrorsMapToExitCodes() {
-        // INTERFACES §5: permission denied 77, other I/O 74.
+        // docs/CLI.md "EXIT STATUS": permission denied 77, other I/O 74.
         for code in [EACCES, EPERM, EROFS] {
             #expect(RecordSession.exitStatus(for: .io(device: "/x.csv", what: "open", errno: code)) == .noPermission)
         }

@@ -255,7 +255,7 @@ import Testing
 
     @Test func bufferTimestampsWithoutClockAttributeAreConvertedFromRealtime() throws {
         // Kernels before 4.10 have no current_timestamp_clock and stamp with CLOCK_REALTIME;
-        // taking those stamps as monotonic would mix clocks (DESIGN §3).
+        // taking those stamps as monotonic would mix clocks (docs/SENSORS.md "Timestamps").
         let bed = try Mock.testbed("bmc150-accel", drop: ["A: current_timestamp_clock"])
         let p = try Mock.record(["--rate", "1"], bed, ready: "in buffered mode")
         func now(_ id: clockid_t) -> Int64 {

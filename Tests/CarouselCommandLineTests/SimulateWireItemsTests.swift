@@ -3,7 +3,8 @@ import CarouselProtocol
 import Testing
 @testable import CarouselCommandLine
 
-/// INTERFACES §0: the per-item objects of `carouselctl simulate` and of the protocol's STATE
+/// docs/ENGINE.md "carouselctl simulate: scenarios": the per-item objects of `carouselctl simulate` and of
+/// the protocol's STATE
 /// `items` are identical.
 @Suite struct SimulateWireItemsTests {
     @Test func simulateFrameItemsAreTheProtocolItemsArray() throws {

@@ -47,7 +47,7 @@ import CarouselTestSupport
         #expect(result.out.hasPrefix("time_s,roll_deg,pitch_deg\n"))
         let rows = result.rows
         try #require(rows.count == 13_514)
-        // Independently of the reader: split the raw file and compute DESIGN §3's angles.
+        // Independently of the reader: split the raw file and compute the angles of docs/FUSION.md "1. Conventions".
         let raw = try #require(readTextFile(path)).split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
         try #require(raw.count == 13_514 && raw.allSatisfy { $0.count >= 7 })
         for k in [0, 1, 5_000, 6_789, 13_513] {

@@ -4,7 +4,7 @@ import Testing
 @testable import CarouselDaemon
 
 /// The built `carouseld` binary: exit codes and output of `--version`, `--help`,
-/// `--check-config` and usage errors (INTERFACES §5).
+/// `--check-config` and usage errors (docs/SERVICE.md "Exit statuses").
 @Suite struct CarouseldCommandLineProcessTests {
     static let binary = TestPaths.product("carouseld")
 
@@ -90,7 +90,7 @@ import Testing
         #expect(result.standardError.hasPrefix("carouseld: error: \(path):1: unknown section [display]; known sections: [sensor], "))
     }
 
-    /// DESIGN §7: the daemon links FoundationEssentials at most, never Foundation (which maps
+    /// The daemon links FoundationEssentials at most, never Foundation (which maps
     /// ICU's data). The system libicu that libxml2 (via libiio) brings is not Foundation's.
     @Test func linksNoFoundation() {
         let result = ServiceTestSupport.run(["ldd", Self.binary])

@@ -124,7 +124,7 @@ import Testing
                        "-h, --help", "-V, --version"] {
             #expect(help.contains("\n    \(option)\n"), "option \(option) not described")
         }
-        // Every exit status carouseld can return is listed (INTERFACES §5).
+        // Every exit status carouseld can return is listed (docs/SERVICE.md "Exit statuses").
         for status in [ExitStatus.ok, .usage, .noInput, .unavailable, .software, .ioError, .noPermission, .configuration] {
             #expect(help.contains("\n    \(status.rawValue) "), "exit status \(status.rawValue) not listed")
         }

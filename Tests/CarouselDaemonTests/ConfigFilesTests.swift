@@ -83,7 +83,7 @@ import Glibc
                 #expect(abs(row[4 + axis] - gyro) <= 1e-6 * max(1, abs(gyro)))
             }
         }
-        // It tilts about y: DESIGN §3 roll = atan2(−u_x, sqrt(u_y² + u_z²)) reaches about ±60°.
+        // It tilts about y: docs/FUSION.md "1. Conventions" roll = atan2(−u_x, sqrt(u_y² + u_z²)) reaches about ±60°.
         let rolls = demoRows.map { atan2Degrees(-$0[1], ($0[2] * $0[2] + $0[3] * $0[3]).squareRoot()) }
         #expect(rolls.max() ?? 0 > 55)
         #expect(rolls.min() ?? 0 < -55)

@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// Parsing and validation of the INI configuration (INTERFACES §4).
+/// Parsing and validation of the INI configuration (docs/CONFIGURATION.md "Keys").
 @Suite struct ConfigParsingTests {
     static let everyKeyText = """
     [sensor]
@@ -146,7 +146,7 @@ import Glibc
     }
 
     @Test func defaultsMatchTheContract() {
-        // INTERFACES §1, §2 and §4 values.
+        // docs/CONFIGURATION.md "Keys" values.
         let d = DaemonConfiguration.defaults
         #expect(d.sensor.source == .iio && d.sensor.uri == "local:" && d.sensor.device.isEmpty)
         #expect(d.sensor.accelConvention == .gravity && d.sensor.mode == .auto && !d.sensor.alwaysOn)

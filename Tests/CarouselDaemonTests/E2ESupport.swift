@@ -63,7 +63,7 @@ final class E2EDaemon {
     var ownedFiles: [String] = []
 
     /// A device held still, rolled 20° about its y axis: gravity `g·(sin 20°, 0, cos 20°)`, so
-    /// the estimated roll is ±20° whatever the sign convention (INTERFACES §2 fixes it; tests
+    /// the estimated roll is ±20° whatever the sign convention (docs/FUSION.md "1. Conventions" fixes it; tests
     /// only need its size). 100 Hz for 2 s, in the native CSV format; returns its path.
     static func steadyRollRecording() throws -> String {
         let path = TestTemp.path("steady-roll.csv")

@@ -6,16 +6,16 @@ import Testing
 import Glibc
 #endif
 
-/// The `[calibration] file` reaches the pipeline (INTERFACES §3): the built carouseld replays a
+/// The `[calibration] file` reaches the pipeline (docs/CONFIGURATION.md "[calibration]"): the built carouseld replays a
 /// recording of a device lying flat and still, and reports its tilt relative to the calibrated
 /// neutral attitude.
 ///
 /// Hand derivation: flat means up u = (0, 0, 1). A neutral roll a = 10° is the up vector
-/// n = (−sin a, 0, cos a) (DESIGN §3). The mapper rotates by the shortest arc taking n to
+/// n = (−sin a, 0, cos a) (docs/FUSION.md "1. Conventions"). The mapper rotates by the shortest arc taking n to
 /// (0, 0, 1), a rotation about +y by a, which takes u to (sin a, 0, cos a); its roll is
 /// atan2(−sin a, cos a) = −a. So STATE reports roll −10°, pitch 0°, instead of 0° and 0°.
 @Suite(.serialized) struct EndToEndCalibrationTests {
-    /// A native recording (INTERFACES §3): 2 s at 100 Hz, flat and still, gyro zero.
+    /// A native recording (docs/CLI.md "record"): 2 s at 100 Hz, flat and still, gyro zero.
     static func writeFlatRecording() throws -> String {
         let path = TestTemp.path("flat.csv")
         var text = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z\n"

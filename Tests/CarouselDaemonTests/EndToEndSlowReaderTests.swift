@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// A watcher that stops reading for a while gets the newest STATE when it reads again, not a
-/// backlog of seconds-old ones (INTERFACES §2: "a slow client receives only the newest STATE
+/// backlog of seconds-old ones (docs/PROTOCOL.md "Publishing rules": "a slow client receives only the newest STATE
 /// when it drains"). The daemon coalesces STATEs once a client's socket refuses more; with the
 /// kernel's default send buffer (~208 KiB) that took ~230 STATEs (~4 s at 60 Hz) of backlog.
 @Suite(.serialized) struct EndToEndSlowReaderTests {

@@ -13,7 +13,7 @@ import Glibc
     static let accelPath = "/devices/pci0000:00/0000:00:16.1/i2c_designware.1/i2c-1/i2c-BSBA0150:00/iio:device0"
 
     /// One bmc150 scan (`le:s12/16>>4` x, y, z, padding, `le:s64` timestamp) for the device at
-    /// `rollDegrees` (face up, rotated about y; DESIGN §3: u = (−sin roll, 0, cos roll)).
+    /// `rollDegrees` (face up, rotated about y; docs/FUSION.md "1. Conventions": u = (−sin roll, 0, cos roll)).
     /// The fixture's mount matrix is diag(1, −1, −1) and IIOSensors reports −M·(raw · 0.009582),
     /// so raw = (−a.x, a.y, a.z) / 0.009582.
     static func scan(rollDegrees: Double, timestampNanoseconds: Int64) -> [UInt8] {
@@ -78,7 +78,7 @@ import Glibc
         let level = try hold(roll: 0) { $0.isState && abs($0["tilt"]?["roll_deg"]?.doubleValue ?? 99) < 0.1 }
         #expect(level.last?["sensor"] == .string("ok"))
         #expect(level.last?["index"] == .number(0))
-        // Left edge down by 20°: the offset grows (INTERFACES §0) until item 1 is nearest.
+        // Left edge down by 20°: the offset grows (docs/ENGINE.md "Tilt") until item 1 is nearest.
         let tilted = try hold(roll: -20) { $0.isState && ($0["index"]?.doubleValue ?? 0) >= 1 }
         let moving = try #require(tilted.last)
         #expect(moving["phase"] == .string("tilting"))

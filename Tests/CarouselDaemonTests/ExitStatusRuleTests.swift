@@ -2,7 +2,7 @@ import CarouselProtocol
 import CarouselTestSupport
 import Testing
 
-/// One rule for both programs (INTERFACES §5, sysexits): a configuration file named with `-c`
+/// One rule for both programs (docs/CLI.md "EXIT STATUS", sysexits): a configuration file named with `-c`
 /// that does not exist is a missing input file (66, `EX_NOINPUT`) for `carouseld` and
 /// `carouselctl` alike; a daemon that cannot be reached, or that is full (`too_many_clients`),
 /// is an unavailable service (69, `EX_UNAVAILABLE`).

@@ -126,7 +126,7 @@ import Glibc
     }
 
     /// systemd 252 has no `udevadm verify`: check the rule's structure and every attribute the
-    /// daemon writes (DESIGN §7) here.
+    /// daemon writes (docs/SERVICE.md "udev rule and permissions") here.
     @Test func udevRuleCoversTheDeviceAndTheWrittenAttributes() throws {
         let text = try #require(readTextFile(Self.root + "/systemd/60-carouseld.rules"))
         let rules = text.split(separator: "\n").filter { !$0.hasPrefix("#") }

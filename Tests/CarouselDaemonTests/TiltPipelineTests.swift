@@ -6,7 +6,7 @@ import MotionFusion
 @testable import CarouselDaemon
 
 @Suite struct TiltPipelineTests {
-    /// Specific force of a device at rest with the given roll (DESIGN §3):
+    /// Specific force of a device at rest with the given roll (docs/FUSION.md "1. Conventions"):
     /// u = (−sin roll, cos roll · sin pitch, cos roll · cos pitch), pitch 0.
     static func restingSample(rollDegrees: Double, at k: Int) -> IMUSample {
         let r = rollDegrees * .pi / 180

@@ -1,7 +1,7 @@
 import Testing
 @testable import CarouselEngine
 
-/// Hand-derived targets for each policy (INTERFACES §1 "Paging, exactly"). Narrow items: pitch
+/// Hand-derived targets for each policy (docs/ENGINE.md "Paging"). Narrow items: pitch
 /// 260 (item 250 + spacing 10 in a 375 viewport). Wide items: pitch 520 (item 500 + 20).
 @Suite struct PagingTests {
     let narrow = 260.0

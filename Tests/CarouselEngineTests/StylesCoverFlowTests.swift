@@ -2,7 +2,7 @@ import Testing
 @testable import CarouselEngine
 
 /// `coverFlow` (iCarousel-style), defaults tilt 0.9, spacing 0.25; item 200 with no gap, so
-/// p = w = 200 and o = d / 200. DESIGN §4: o = 1 gives x = 140, z = −100, −81°.
+/// p = w = 200 and o = d / 200. docs/STYLES.md "coverFlow": o = 1 gives x = 140, z = −100, −81°.
 @Suite struct StylesCoverFlowTests {
     let g = StylesFixture.geometry(viewport: 375, item: 200, spacing: 0)
     let style = LayoutStyle.coverFlow(CoverFlowStyle())

@@ -1,7 +1,7 @@
 import Testing
 @testable import CarouselEngine
 
-/// `rotary` and `cylinder` (iCarousel-style rings). DESIGN §4: w 200, W 375, n ≥ 12, spacing 1
+/// `rotary` and `cylinder` (iCarousel-style rings). docs/STYLES.md "The rings": w 200, W 375, n ≥ 12, spacing 1
 /// → ringCount 12, r = 100 / tan(15°) = 373.2051. Item 200 with no gap: p = 200, o = d / 200,
 /// θ = o / 12 · 2π, so θ = 90° at o = 3 (d = 600).
 @Suite struct StylesRingTests {
@@ -112,7 +112,7 @@ import Testing
     }
 }
 
-/// INTERFACES §1 for the rings: at least every item whose untransformed frame meets the viewport,
+/// docs/ENGINE.md "Visible items" for the rings: at least every item whose untransformed frame meets the viewport,
 /// even when half a turn is shorter than `W/2 + w/2`.
 @Suite struct StylesRingVisibilityTests {
     /// W 2000, w 100, 5 items: ceil(2000/100)·π caps at 30 places, then at 5 items → half a turn

@@ -2,7 +2,7 @@ import Testing
 @testable import CarouselEngine
 
 /// `stacked` (seed 001, TXCarouselView side cards with the pitch in place of the item width).
-/// DESIGN §4's worked example: viewport 375, item 160, spacing 0 (p = 160), card 2 centered.
+/// The worked example of docs/STYLES.md "stacked": viewport 375, item 160, spacing 0 (p = 160), card 2 centered.
 @Suite struct StylesStackedTests {
     let g = StylesFixture.geometry(viewport: 375, item: 160, spacing: 0, count: 5)
     let style = LayoutStyle.stacked

@@ -70,7 +70,7 @@ import Testing
         #expect(e.state.offset == 520)
     }
 
-    /// INTERFACES §1 gives the position-mode displacement without a dead zone: it is continuous
+    /// docs/ENGINE.md "Tilt" gives the position-mode displacement without a dead zone: it is continuous
     /// in the roll (before, 3.01° jumped from 0 to 3.01 / 25 · 130 = 15.65 pt); the dead zone only
     /// re-arms tilt after a higher input.
     @Test func positionModeHasNoJumpAtTheDeadZoneEdge() {

@@ -3,7 +3,7 @@ import CarouselMQTT
 import CarouselProtocol
 import Testing
 
-/// Command topics → control requests (INTERFACES §2), and the `error` payload.
+/// Command topics → control requests (docs/PROTOCOL.md "Requests"), and the `error` payload.
 @Suite struct BridgeCommandTests {
     static func request(_ command: BridgeCommand, _ payload: String) -> Result<Request, BridgeCommandError> {
         do { return .success(try command.request(payload: Array(payload.utf8))) } catch { return .failure(error) }

@@ -10,7 +10,7 @@ import Testing
 /// 0.1 rad/s drifted past the rejection angle to 158° after 30 s.
 ///
 /// Target: roll and pitch within 1° of the true attitude (flat: 0°, 0°) after 30 s. Hand-set:
-/// the carousel's default dead zone is 3° (INTERFACES, tilt velocity mode), so a 1° residual
+/// the carousel's default dead zone is 3° (docs/CONFIGURATION.md "[tilt]"), so a 1° residual
 /// neither scrolls a resting device nor shifts the user's neutral noticeably; and it is what the
 /// filter's own noise floor allows with margin (the x-io rest std is ≈ 0.03°).
 @Suite struct GyroOffsetRecoveryTests {

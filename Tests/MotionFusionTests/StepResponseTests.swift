@@ -7,7 +7,7 @@ import Testing
 /// Issue 14, tilt latency: a generated recording with consistent gyro and accelerometer — at
 /// rest, turned 10° in 50 ms at a constant rate, then at rest — through the estimator. The
 /// issue says "about x" in the aerospace naming where roll is about x; here roll is about y
-/// (DESIGN §3), so the turn is about y and the figure is the roll.
+/// (docs/FUSION.md "1. Conventions"), so the turn is about y and the figure is the roll.
 @Suite struct StepResponseTests {
     /// 200 Hz: 2 s at rest, the turn over (2, 2.05] s at 10°/0.05 s about +y, 4 s at rest.
     /// Each sample's gyro is the rate over the step that ends at it; its accelerometer is

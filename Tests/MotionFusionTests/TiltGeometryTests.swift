@@ -4,7 +4,7 @@ import Glibc
 import Testing
 @testable import MotionFusion
 
-/// Hand-derived roll/pitch (DESIGN §3: u = (−sin roll, cos roll·sin pitch, cos roll·cos pitch)).
+/// Hand-derived roll/pitch (docs/FUSION.md "1. Conventions": u = (−sin roll, cos roll·sin pitch, cos roll·cos pitch)).
 @Suite struct TiltGeometryTests {
     let deg = Double.pi / 180
 

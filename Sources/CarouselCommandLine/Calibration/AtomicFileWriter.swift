@@ -114,7 +114,7 @@ public struct FileIOError: Error, Sendable, Equatable, CustomStringConvertible {
         "\(path): \(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 
-    /// The exit status for this error (INTERFACES §5): 66 missing file, 77 permission, else 74.
+    /// The exit status for this error (docs/CLI.md "EXIT STATUS"): 66 missing file, 77 permission, else 74.
     public var exitStatus: ExitStatus {
         switch errno {
         case ENOENT, ENOTDIR: return .noInput

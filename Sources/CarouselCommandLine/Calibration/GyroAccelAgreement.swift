@@ -1,6 +1,6 @@
 import MotionFusion
 
-/// Whether gyroscope and accelerometer agree in sign on each axis (DESIGN §3: a mount matrix
+/// Whether gyroscope and accelerometer agree in sign on each axis (docs/FUSION.md "2. Mount matrix": a mount matrix
 /// applied to the gyro without `det(M)`, or a driver with a flipped axis, makes tilt fight the
 /// gyro). Needs a recording with rotation; used by `calibrate` on six-position recordings.
 ///

@@ -6,7 +6,7 @@ import CLinux
 import IIOSensors
 import MotionFusion
 
-/// Samples for a calibration and the sensor they belong to (INTERFACES §3 binds a calibration
+/// Samples for a calibration and the sensor they belong to (docs/CLI.md "calibrate" binds a calibration
 /// file to one sensor by name and path).
 public struct CollectedSamples: Sendable {
     public var samples: [IMUSample]
@@ -48,7 +48,7 @@ enum SampleCollection {
         return CollectedSamples(samples: samples, sensorName: identity.name, sensorPath: identity.path)
     }
 
-    /// Streams `durationSeconds` of raw samples from the daemon (`samples` request, INTERFACES §2;
+    /// Streams `durationSeconds` of raw samples from the daemon (`samples` request, docs/PROTOCOL.md "Requests";
     /// needs control rights).
     /// - Parameter fallbackIdentity: the sensor to bind the file to when the daemon names none
     ///   (e.g. its replay source, known from the configuration).

@@ -124,7 +124,7 @@ public enum DeviceAxis: String, Sendable, CaseIterable {
     }
 }
 
-/// Checks the axis found pointing up against the configuration (DESIGN §3: Linux drivers and
+/// Checks the axis found pointing up against the configuration (docs/FUSION.md "1. Conventions": Linux drivers and
 /// hwdb report gravity, so IIOSensors negates the accelerometer with `accel_convention = gravity`;
 /// a wrong convention makes the device look upside down).
 ///

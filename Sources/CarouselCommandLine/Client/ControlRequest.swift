@@ -1,6 +1,6 @@
 import CarouselProtocol
 
-/// The control commands that send one request and expect `ACK` (INTERFACES §2): the request
+/// The control commands that send one request and expect `ACK` (docs/PROTOCOL.md "Requests"): the request
 /// lines as `carouselctl` sends them, and the exchange.
 enum ControlRequest {
     /// `{"cmd":"scroll_to","index":N,"animated":B}`
@@ -22,7 +22,7 @@ enum ControlRequest {
     static let poll = #"{"cmd":"poll"}"#
 
     /// Connects, sends `request` and waits for its `ACK`. Prints nothing on success (like
-    /// `systemctl start`); errors carry the exit status of INTERFACES §5.
+    /// `systemctl start`); errors carry the exit status of docs/CLI.md "EXIT STATUS".
     static func send(_ request: String, cmd: String, args: ParsedArguments, io: CommandIO) throws(CommandError) -> ExitStatus {
         let settings = try OperatorSettings.load(args, io: io)
         let client = try settings.connect(args)

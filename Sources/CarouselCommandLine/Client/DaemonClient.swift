@@ -4,20 +4,20 @@ import Glibc
 import CLinux
 import CarouselProtocol
 
-/// A connection to carouseld's Unix socket speaking the protocol of INTERFACES §2 (NDJSON both
+/// A connection to carouseld's Unix socket speaking the protocol of docs/PROTOCOL.md "Conventions" (NDJSON both
 /// ways), for the client commands of `carouselctl` (`status`, `watch`, `scroll-to`, …) and for
 /// `calibrate` (the `samples` stream).
 ///
 /// Blocking I/O with `poll(2)` deadlines: a client command is one short exchange, and `watch`
 /// simply reads until the daemon closes or the command has seen enough. Every failure is a
-/// `CommandError` carrying the exit status of INTERFACES §5, so the commands only rethrow:
+/// `CommandError` carrying the exit status of docs/CLI.md "EXIT STATUS", so the commands only rethrow:
 /// - no socket file / connection refused → 69, naming the socket path ("is carouseld running?");
 /// - permission denied on the socket → 77;
 /// - `ERROR` replies: `not_allowed` → 77, `bad_field`/`bad_json` → 65, `unavailable`/`too_many_clients`/`idle_timeout` → 69,
 ///   `unknown_cmd` → 69 (a daemon too old for the command), `too_long` → 64;
 /// - the daemon closing the connection or falling silent past the timeout → 74.
 public final class DaemonClient {
-    /// The socket carouseld listens on by default (`[server] socket`, INTERFACES §4).
+    /// The socket carouseld listens on by default (`[server] socket`, docs/CONFIGURATION.md "[server]").
     public static let defaultSocketPath = "/run/carouseld/carouseld.sock"
 
     public let socketPath: String

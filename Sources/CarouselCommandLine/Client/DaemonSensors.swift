@@ -1,8 +1,8 @@
 import CarouselProtocol
 
 /// `carouselctl sensors` through the daemon (issue 6: "via the daemon when it runs, else
-/// directly"): while carouseld holds the IIO buffer, its `sensors` request (INTERFACES §2)
-/// returns the same objects as `carouselctl sensors --json` (INTERFACES §6).
+/// directly"): while carouseld holds the IIO buffer, its `sensors` request (docs/PROTOCOL.md "Requests")
+/// returns the same objects as `carouselctl sensors --json` (docs/CLI.md "sensors").
 ///
 /// For the `sensors` command (owned by the IIO work): call `DaemonSensors.fetch(socketPath:)`
 /// first; nil means no daemon answers, so read the sensors directly.

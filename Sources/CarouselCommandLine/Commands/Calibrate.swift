@@ -1,7 +1,7 @@
 import CarouselProtocol
 
 /// `carouselctl calibrate`: gyro bias, neutral tilt and noise from a still device, or the
-/// accelerometer's per-axis offset and scale from six poses; writes the INTERFACES §3 file.
+/// accelerometer's per-axis offset and scale from six poses; writes the calibration file (docs/CLI.md "calibrate").
 enum CalibrateCommand {
     static let spec = CommandSpec(
         name: "calibrate",

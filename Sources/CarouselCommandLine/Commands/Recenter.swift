@@ -1,6 +1,6 @@
 import CarouselProtocol
 
-/// `carouselctl recenter`: the `recenter_tilt` request of INTERFACES §2.
+/// `carouselctl recenter`: the `recenter_tilt` request of docs/PROTOCOL.md "Requests".
 enum RecenterCommand {
     static let spec = CommandSpec(
         name: "recenter",

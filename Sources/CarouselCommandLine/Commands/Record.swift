@@ -8,7 +8,7 @@ enum RecordCommand {
         summary: "Record sensor samples to a native CSV file.",
         discussion: """
         Reads the IIO sensor (as carouseld would: scale, offset, mount matrix and accel \
-        convention applied, no user calibration) and writes the native CSV of INTERFACES §3. \
+        convention applied, no user calibration) and writes the native CSV (see carouselctl(1), record). \
         The file is written as FILE.partial-PID and renamed to FILE when the recording ends \
         (duration reached, SIGINT/SIGTERM, or sensor unplugged), so FILE is never half-written. \
         '--output -' streams rows to standard output instead. Exit 69 when no sensor is present.

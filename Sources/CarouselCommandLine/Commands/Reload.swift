@@ -1,6 +1,6 @@
 import CarouselProtocol
 
-/// `carouselctl reload`: the `reload` request of INTERFACES §2 (configuration and calibration).
+/// `carouselctl reload`: the `reload` request of docs/PROTOCOL.md "Requests" (configuration and calibration).
 enum ReloadCommand {
     static let spec = CommandSpec(
         name: "reload",

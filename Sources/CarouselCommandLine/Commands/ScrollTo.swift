@@ -1,6 +1,6 @@
 import CarouselProtocol
 
-/// `carouselctl scroll-to INDEX [--no-animation]`: the `scroll_to` request of INTERFACES §2.
+/// `carouselctl scroll-to INDEX [--no-animation]`: the `scroll_to` request of docs/PROTOCOL.md "Requests".
 enum ScrollToCommand {
     static let spec = CommandSpec(
         name: "scroll-to",

@@ -1,6 +1,6 @@
 import CarouselProtocol
 
-/// `carouselctl set-count N`: the `set_count` request of INTERFACES §2.
+/// `carouselctl set-count N`: the `set_count` request of docs/PROTOCOL.md "Requests".
 enum SetCountCommand {
     static let spec = CommandSpec(
         name: "set-count",

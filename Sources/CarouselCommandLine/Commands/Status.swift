@@ -1,6 +1,6 @@
 import CarouselProtocol
 
-/// `carouselctl status [--json]`: the daemon's `STATUS` and one `STATE` (INTERFACES §2).
+/// `carouselctl status [--json]`: the daemon's `STATUS` and one `STATE` (docs/PROTOCOL.md "Server messages").
 enum StatusCommand {
     static let spec = CommandSpec(
         name: "status",

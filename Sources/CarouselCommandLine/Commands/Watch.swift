@@ -1,6 +1,6 @@
 import CarouselProtocol
 
-/// `carouselctl watch`: subscribe to STATE/INDEX/SENSOR/ORIENTATION (INTERFACES §2) and print them.
+/// `carouselctl watch`: subscribe to STATE/INDEX/SENSOR/ORIENTATION (docs/PROTOCOL.md "Server messages") and print them.
 enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch",

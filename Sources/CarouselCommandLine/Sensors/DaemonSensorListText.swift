@@ -1,7 +1,7 @@
 import CarouselProtocol
 
 /// The human-readable form of `carouselctl sensors` when carouseld answered: the same layout as
-/// `SensorListText`, read from the `SENSORS` objects (INTERFACES §6) instead of `SensorInfo`.
+/// `SensorListText`, read from the `SENSORS` objects (docs/CLI.md "sensors") instead of `SensorInfo`.
 enum DaemonSensorListText {
     /// One block per sensor, then where the list came from; "No IIO motion sensors found" when
     /// the list is empty.

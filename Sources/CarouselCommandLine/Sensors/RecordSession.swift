@@ -23,7 +23,8 @@ enum RecordSession {
             throw CommandError(.usage, "record: --uri: \(problem)")
         }
 
-        // Signals first, before anything could start a thread (DESIGN §8).
+        // Signals first, before anything could start a thread (threads inherit the signal mask they start
+        // with, and the signalfd needs these blocked in every thread).
         let signals: [Int32] = [SIGINT, SIGTERM]
         let signalFD = signals.withUnsafeBufferPointer { clinux_signalfd_for($0.baseAddress, Int32($0.count)) }
         guard signalFD >= 0 else { throw CommandError(.ioError, "record: signalfd: errno \(clinux_errno())") }
@@ -91,7 +92,7 @@ enum RecordSession {
         return .ok
     }
 
-    /// INTERFACES §5: permission problems are 77, other file errors 74.
+    /// docs/CLI.md "EXIT STATUS": permission problems are 77, other file errors 74.
     static func exitStatus(for error: SensorError) -> ExitStatus {
         if case let .io(_, _, code) = error, code == EACCES || code == EPERM || code == EROFS { return .noPermission }
         return .ioError

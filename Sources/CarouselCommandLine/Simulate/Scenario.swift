@@ -1,7 +1,7 @@
 import CarouselEngine
 
 /// A `carouselctl simulate` scenario: the carousel's configuration, timed input events and the
-/// frame times to print (INTERFACES §1; format documented in docs/ENGINE.md).
+/// frame times to print (docs/ENGINE.md "carouselctl simulate: scenarios").
 struct Scenario: Equatable {
     var configuration: CarouselConfiguration
     /// Events in time order.
@@ -344,8 +344,9 @@ extension Scenario {
         return ScenarioEvent(time: roundedToNanosecond(time), kind: kind)
     }
 
-    /// Frame times (INTERFACES §1 "Frames"): `t = k · every` for k = 0 … ⌊until/every + 1e-9⌋,
-    /// then `until` if not already listed; `until` defaults to the last event time + 3 s. With
+    /// Frame times (docs/ENGINE.md "carouselctl simulate: scenarios", Frames): `t = k · every` for k = 0 …
+    /// ⌊until/every + 1e-9⌋, then `until` if not already listed; `until` defaults to the last event time + 3
+    /// s. With
     /// `at`, exactly the listed times (sorted), plus `until` only when given. Times are rounded to
     /// the nanosecond so that `0.1 · 3` prints as 0.3.
     private static func readFrames(_ value: JSONValue?, lastEventTime: Double) throws(ScenarioError) -> [Double] {

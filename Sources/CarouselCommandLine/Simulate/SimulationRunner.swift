@@ -53,9 +53,9 @@ enum SimulationRunner {
 /// Writes one frame as a JSON object on one line (docs/ENGINE.md "Output").
 ///
 /// Through CarouselProtocol's `WireJSONWriter` and `WireItem`, so the `items` objects are
-/// byte-for-byte those of the daemon's STATE (INTERFACES §0) and numbers follow the one rule
-/// (`WireJSONWriter.format`): integral values below 2^53 print as integers (`520`), others in
-/// Swift's shortest round-trip form; `-0` prints as `0`; a non-finite value (which the engine does
+/// byte-for-byte those of the daemon's STATE (docs/ENGINE.md "carouselctl simulate: scenarios") and numbers
+/// follow the one rule (`WireJSONWriter.format`): integral values below 2^53 print as integers (`520`),
+/// others in Swift's shortest round-trip form; `-0` prints as `0`; a non-finite value (which the engine does
 /// not produce) would print as `0` rather than invalid JSON.
 enum FrameEncoder {
     static func line(time: Double, state: CarouselState, autoplay: AutoplayState = .off, items: [ItemAttributes]) -> String {

@@ -5,7 +5,7 @@ import CarouselPosix
 import CarouselProtocol
 
 /// Reads small text files (recordings, scenarios, calibration files) for carouselctl
-/// subcommands, mapping failures to the exit statuses of INTERFACES §5.
+/// subcommands, mapping failures to the exit statuses of docs/CLI.md "EXIT STATUS".
 public enum TextFile {
     /// Why a file could not be read; each case carries the path.
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 /// Fixed-point decimal text without Foundation's `String(format:)` (carouselctl output).
 enum DecimalFormatting {
     /// `value` rounded to `decimals` places, e.g. `fixed(-1.23456, 3) == "-1.235"`. A value that
-    /// rounds to zero prints without a minus sign (INTERFACES §0: never `-0`). Non-finite
+    /// rounds to zero prints without a minus sign (docs/PROTOCOL.md "Conventions": never `-0`). Non-finite
     /// values print as an empty field.
     static func fixed(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "" }

@@ -2,7 +2,7 @@ import MotionFusion
 
 /// The work of `carouselctl tilt`, free of I/O: recording lines in, CSV rows out.
 struct TiltReport {
-    /// `time_s,roll_deg,pitch_deg` (INTERFACES §3).
+    /// `time_s,roll_deg,pitch_deg` (docs/CLI.md "tilt").
     static let header = "time_s,roll_deg,pitch_deg"
     /// Angle decimals: 1e-6° is far below any IMU's resolution.
     static let angleDecimals = 6

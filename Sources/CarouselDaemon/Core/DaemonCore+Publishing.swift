@@ -1,7 +1,7 @@
 import CarouselEngine
 import CarouselProtocol
 
-/// Publishing (INTERFACES §2): one snapshot per change, encoded once and shared by every
+/// Publishing (docs/PROTOCOL.md "Publishing rules"): one snapshot per change, encoded once and shared by every
 /// watcher, each watcher's rate limit, and INDEX after the STATE that shows the rest.
 extension DaemonCore {
     /// Whether the frame timer must run: the engine's own rule (`CarouselEngine.isMoving`: a
@@ -85,7 +85,7 @@ extension DaemonCore {
     }
 
     /// A watcher whose queue has drained gets the newest STATE if it has not had it (a slow
-    /// client receives only the newest STATE, INTERFACES §2): when its queue is empty, not after
+    /// client receives only the newest STATE, docs/PROTOCOL.md "Publishing rules"): when its queue is empty, not after
     /// each partial write. Held INDEX lines force it: they wait for no rate interval.
     func deliverWaitingState(to s: ClientSession, now: Int64) {
         guard s.outbox.pendingCount == 0, s.watch != nil, s.lastStateSeq < seq, published != nil else { return }

@@ -2,7 +2,7 @@ import CarouselEngine
 import CarouselProtocol
 import MotionFusion
 
-/// Request handling: one line from a client, decoded, authorised and answered (INTERFACES §2).
+/// Request handling: one line from a client, decoded, authorised and answered (docs/PROTOCOL.md "Requests").
 extension DaemonCore {
     func handle(line: ArraySlice<UInt8>, from s: ClientSession, now: Int64) {
         let request: Request

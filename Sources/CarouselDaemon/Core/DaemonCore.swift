@@ -5,7 +5,7 @@ import MotionFusion
 
 /// The daemon's decisions, free of sockets and clocks (swift-nio's "pure core, thin shell"):
 /// clients and their lifecycle (`ClientLifecycle`), request handling, authorisation results,
-/// the STATE publishing rule of INTERFACES §2, and the carousel pipeline (samples → tilt →
+/// the STATE publishing rule of docs/PROTOCOL.md "Publishing rules", and the carousel pipeline (samples → tilt →
 /// engine). The epoll shell (`DaemonRuntime`) feeds it events with the CLOCK_MONOTONIC time
 /// `now` in nanoseconds, drains each connection's `Outbox` through `flush(_:now:write:)`, and
 /// arms its frame timer for `nextDeadline`. The only I/O reachable from here is the writer the
@@ -18,7 +18,7 @@ public final class DaemonCore {
         public var maxClients: Int
         /// Highest STATE rate per client and the frame rate while moving, Hz (`[server] max_rate_hz`).
         public var maxRateHz: Double
-        /// Per-client output bound in bytes; a client over it is dropped (INTERFACES §2: 256 KiB).
+        /// Per-client output bound in bytes; a client over it is dropped (docs/PROTOCOL.md "Publishing rules": 256 KiB).
         public var outputLimit: Int
         /// Read samples even with nobody watching (`[sensor] always_on`).
         public var alwaysOn: Bool
@@ -42,7 +42,7 @@ public final class DaemonCore {
         }
     }
 
-    /// Below these a change is not a change (INTERFACES §2): 0.01 point of offset, 0.1° of tilt.
+    /// Below these a change is not a change (docs/PROTOCOL.md "Publishing rules"): 0.01 point of offset, 0.1° of tilt.
     public static let offsetThreshold = 0.01
     public static let tiltThresholdDegrees = 0.1
     /// How long a closing connection's final ERROR may wait for room in its socket (a peer that
@@ -63,7 +63,7 @@ public final class DaemonCore {
     var clientDisplayRotation: DisplayRotation?
     /// Answers `reload`: nil on success, else why the running configuration was kept.
     public var reloadHandler: () -> String? = { "reload is not supported" }
-    /// Answers `sensors`: the JSON array of INTERFACES §6.
+    /// Answers `sensors`: the JSON array of docs/CLI.md "sensors".
     public var sensorsProvider: () -> String = { "[]" }
     /// Told when a client is dropped because its unsent output passed the bound: the client,
     /// its peer credentials and why (one line, for a warning naming the fd).

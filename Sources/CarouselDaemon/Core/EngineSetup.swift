@@ -29,7 +29,7 @@ enum EngineSetup {
         switch s.paging {
         case .nearest: paging = .nearest
         case .momentum: paging = .momentum(decelerationRate: s.decelerationRate, maxItemsPerFling: nil)
-        // INTERFACES §1 defaults: 500 pt/s (the seed's 0.5 pt/ms) and 1/8 of a pitch.
+        // Defaults of docs/ENGINE.md "Paging": 500 pt/s (the seed's 0.5 pt/ms) and 1/8 of a pitch.
         case .single: paging = .single(velocityThreshold: 500)
         case .distance: paging = .distance(fraction: 0.125)
         case .free: paging = .free(decelerationRate: s.decelerationRate, stickyVelocity: s.freeStickyVelocity)

@@ -1,4 +1,4 @@
-/// One connection's output (INTERFACES §2): the bytes accepted for it and not yet written, the
+/// One connection's output (docs/PROTOCOL.md "Publishing rules"): the bytes accepted for it and not yet written, the
 /// rule that at most one STATE is queued, the INDEX lines that wait for the STATE they follow,
 /// and the per-client bound (256 KiB by default).
 ///

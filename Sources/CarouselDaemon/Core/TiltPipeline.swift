@@ -56,12 +56,11 @@ extension TiltPipeline {
 /// client's (`setDisplayRotation`) once it has said one, else the detected orientation's
 /// (`DeviceOrientation.displayRotation`: `face-up`, `face-down` and `undefined` keep the last).
 ///
-/// Accelerometer-only sensors use the accelerometer estimator (DESIGN §5): the gyro filters
-/// correct toward the accelerometer with a time constant of seconds (gain 0.5/s), which with no
-/// gyro to carry fast motion would make a tilt take over a second to show. For samples without
-/// a gyroscope the pipeline therefore switches to `.accel` with a Butterworth low-pass (the
-/// configured `lowpass_hz`, else `accelOnlyCutoffHz`) to keep a resting device's noise below
-/// the publishing threshold.
+/// Accelerometer-only sensors use the accelerometer estimator (docs/FUSION.md "5. Attitude estimators"): the
+/// gyro filters correct toward the accelerometer with a time constant of seconds (gain 0.5/s), which with no
+/// gyro to carry fast motion would make a tilt take over a second to show. For samples without a gyroscope
+/// the pipeline therefore switches to `.accel` with a Butterworth low-pass (the configured `lowpass_hz`, else
+/// `accelOnlyCutoffHz`) to keep a resting device's noise below the publishing threshold.
 public final class MotionTiltPipeline: TiltPipeline {
     /// Low-pass cutoff for accelerometer-only sensors when none is configured, Hz: a 2nd-order
     /// Butterworth at 3 Hz settles a step in about 0.2 s.

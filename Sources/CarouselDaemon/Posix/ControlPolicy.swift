@@ -3,7 +3,7 @@ import CarouselPosix
 import Glibc
 #endif
 
-/// Who may send control commands (DESIGN §7): uid 0, the daemon's own uid, or a member of
+/// Who may send control commands (docs/PROTOCOL.md "Requests"): uid 0, the daemon's own uid, or a member of
 /// `[server] control_group`, judged from the peer's SO_PEERCRED credentials.
 struct ControlPolicy {
     /// The daemon's effective uid.

@@ -5,9 +5,10 @@ import MotionFusion
 import Glibc
 #endif
 
-/// Reads the `[calibration] file` (INTERFACES §3) and decides which correction the pipeline gets.
+/// Reads the `[calibration] file` (docs/CONFIGURATION.md "[calibration]") and decides which correction the
+/// pipeline gets.
 ///
-/// The rules (INTERFACES §3, DESIGN §7): a missing file means no calibration, quietly (a fresh
+/// The rules (docs/CONFIGURATION.md "[calibration]"): a missing file means no calibration, quietly (a fresh
 /// install has none until `carouselctl calibrate` runs); a malformed or unreadable file is a
 /// warning naming `file:line` and the previous calibration stays; a calibration made for another
 /// sensor (name and sysfs path, `CalibrationFile.belongs(toSensor:path:)`) is not applied, with

@@ -3,7 +3,7 @@
 /// The table every surface reads, as `TiltParameter` is for tilt: the configuration file's
 /// `[style.custom]` keys, the `set_style` request's `custom` object and LAYOUT's `custom` object
 /// use `wireName` (snake_case: `next_rotate_y`), `carouselctl simulate` scenarios use
-/// `scenarioPath` (`next.rotateY` inside the style object, INTERFACES §0), and
+/// `scenarioPath` (`next.rotateY` inside the style object, docs/ENGINE.md "carouselctl simulate: scenarios"), and
 /// `CustomStyle.validate()` applies `accepts(_:)` for all of them.
 public enum CustomStyleParameter: CaseIterable, Hashable, Sendable {
     /// One number of one side's look (`CustomSide`).

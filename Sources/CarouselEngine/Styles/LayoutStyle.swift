@@ -1,5 +1,5 @@
 /// A layout style: the per-item attributes as a pure function of the item's distance from the
-/// viewport center (DESIGN §4, INTERFACES §1). Parameters and defaults per case are documented
+/// viewport center (docs/STYLES.md "Common ground"). Parameters and defaults per case are documented
 /// on each parameter type; formulas, sources and worked values are in `docs/STYLES.md`.
 ///
 /// Every style works in the logical frame (horizontal, left to right, +x toward higher
@@ -58,7 +58,7 @@ public enum LayoutStyle: Hashable, Sendable {
     ///
     /// It covers every item whose transformed frame can meet the viewport and is never less
     /// than `viewportAlong / 2 + itemAlong / 2` (every item whose untransformed frame meets it,
-    /// INTERFACES §1). For `rotary` and `cylinder` it is `max(ringCount / 2 · p, that)`: items
+    /// docs/ENGINE.md "Visible items"). For `rotary` and `cylinder` it is `max(ringCount / 2 · p, that)`: items
     /// beyond half a turn coincide with nearer ones on the ring and sit below them (`zIndex`).
     /// Always finite and ≥ 0.
     public func maximumVisibleDistance(geometry: StyleGeometry) -> Double {

@@ -21,7 +21,7 @@ public struct LinearStyle: Hashable, Sendable {
         self.minAlpha = minAlpha
     }
 
-    /// `baseScale = clamp(1 − |d| / (W + w), 0, 1)` (seed 003; the clamp is INTERFACES §1's).
+    /// `baseScale = clamp(1 − |d| / (W + w), 0, 1)` (seed 003; the clamp is docs/STYLES.md "linear"'s).
     func baseScale(distance d: Double, geometry g: StyleGeometry) -> Double {
         let span = g.viewportAlong + g.itemAlong
         guard span.isFinite, span > 0 else { return d == 0 ? 1 : 0 }

@@ -77,7 +77,7 @@ public struct RingStyle: Hashable, Sendable {
 
     /// `max(ringCount / 2 · p, W / 2 + w / 2)`: the half turn either side of the front, and
     /// never less than the reach of every item whose untransformed frame meets the viewport
-    /// (INTERFACES §1). On a small ring (few items, a wide viewport) the second term wins and
+    /// (docs/ENGINE.md "Visible items"). On a small ring (few items, a wide viewport) the second term wins and
     /// some items lie more than half a turn round: they then share a place with a nearer item,
     /// and `zIndex = −|d|` keeps the nearer one on top (a client that draws by zIndex shows
     /// the same picture as with half a turn).

@@ -24,7 +24,7 @@ public struct ZoomStyle: Hashable, Sendable {
         return g.viewportAlong.isFinite && g.viewportAlong > 0 ? g.viewportAlong : 0
     }
 
-    /// `1 − scaleFactor · min(|d| / activeDistance, 1)` (seed 000; the `min` is INTERFACES §1's).
+    /// `1 − scaleFactor · min(|d| / activeDistance, 1)` (seed 000; the `min` is docs/STYLES.md "zoom"'s).
     func scale(distance d: Double, geometry g: StyleGeometry) -> Double {
         let active = effectiveActiveDistance(g)
         let normalized = active > 0 ? min(d.magnitude / active, 1) : (d == 0 ? 0 : 1)

@@ -1,4 +1,4 @@
-/// A line longer than the limit arrived (INTERFACES §2: requests ≤ 64 KiB per line).
+/// A line longer than the limit arrived (docs/PROTOCOL.md "Limits": requests ≤ 64 KiB per line).
 public struct LineTooLongError: Error, Equatable, Sendable {
     /// The limit in bytes, excluding the newline.
     public var limit: Int
@@ -7,7 +7,7 @@ public struct LineTooLongError: Error, Equatable, Sendable {
 /// Splits a byte stream into `\n`-terminated lines (NDJSON framing), refusing lines over a limit
 /// without buffering more than `limit + 1` bytes of an unfinished line.
 public struct LineFramer: Sendable {
-    /// The request limit of INTERFACES §2: 64 KiB, excluding the newline.
+    /// The request limit of docs/PROTOCOL.md "Limits": 64 KiB, excluding the newline.
     public static let requestLimit = 64 * 1024
 
     public let limit: Int

@@ -17,7 +17,7 @@ public enum WireJSON: Equatable, Sendable {
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
-            // Key order is not part of the contract (INTERFACES §0).
+            // Key order is not part of the contract (docs/PROTOCOL.md "Conventions").
             guard a.count == b.count else { return false }
             for (key, value) in a where b.last(where: { $0.0 == key })?.1 != value { return false }
             return true

@@ -45,7 +45,7 @@ public struct WireJSONParser {
             self.skipsByteOrderMark = skipsByteOrderMark
         }
 
-        /// One protocol line (INTERFACES §2), as a client reads the server's lines.
+        /// One protocol line (docs/PROTOCOL.md "Conventions"), as a client reads the server's lines.
         public static let wire = Limits()
         /// One request line: a repeated key is refused, so `{"cmd":"poll","cmd":"status"}` is
         /// `bad_json` rather than a guess at which `cmd` the client meant.

@@ -1,5 +1,5 @@
 /// Appends compact JSON to a byte buffer. Hand-written because STATE frames are encoded once per
-/// frame for every watcher, and because INTERFACES §0 demands finite numbers and no `-0`.
+/// frame for every watcher, and because docs/PROTOCOL.md "Conventions" demands finite numbers and no `-0`.
 ///
 /// Usage: `var w = WireJSONWriter(); w.beginObject(); w.key("class"); w.string("ACK"); w.endObject()`.
 /// Commas are inserted automatically.
@@ -47,7 +47,7 @@ public struct WireJSONWriter: Sendable {
     public mutating func int64(_ value: Int64) { separate(); appendASCII(String(value)) }
     public mutating func uint64(_ value: UInt64) { separate(); appendASCII(String(value)) }
 
-    /// Writes a number: NaN and ±infinity become 0 (INTERFACES §0: numbers are always finite),
+    /// Writes a number: NaN and ±infinity become 0 (docs/PROTOCOL.md "Conventions": numbers are always finite),
     /// `-0` becomes `0`, integral values within ±2⁵³ are written without a fraction, others with
     /// Swift's shortest round-tripping representation (which is valid JSON).
     public mutating func number(_ value: Double) {

@@ -1,4 +1,4 @@
-/// The `code` of an `ERROR` object (INTERFACES §2).
+/// The `code` of an `ERROR` object (docs/PROTOCOL.md "Server messages").
 public enum ProtocolErrorCode: String, Sendable, CaseIterable, Equatable {
     /// The line is not one JSON object.
     case badJSON = "bad_json"

@@ -14,7 +14,7 @@ public struct WireTilt: Sendable, Equatable {
     }
 }
 
-/// A STATE object without its `items` (INTERFACES §2). Offsets in points (UIKit
+/// A STATE object without its `items` (docs/PROTOCOL.md "Server messages"). Offsets in points (UIKit
 /// `contentOffset`), position in items (`offset / p`), velocity in points per second.
 public struct StateMessage: Sendable, Equatable {
     /// Global, increasing; a gap means states were coalesced.
@@ -88,7 +88,7 @@ public struct WireCalibration: Sendable, Equatable {
     public init(file: String?, applied: Bool) { self.file = file; self.applied = applied }
 }
 
-/// The server's messages other than STATE (INTERFACES §2), each one NDJSON line.
+/// The server's messages other than STATE (docs/PROTOCOL.md "Server messages"), each one NDJSON line.
 public enum ServerMessage: Sendable, Equatable {
     /// The greeting: `{"class":"VERSION","release","proto_major":1,"proto_minor":2}`.
     case version(release: String)
@@ -102,7 +102,7 @@ public enum ServerMessage: Sendable, Equatable {
     case status(release: String, uptimeSeconds: Double, sensor: String, sampleRateHz: Double?, clients: Int,
                 watchers: Int, configPath: String?, calibration: WireCalibration,
                 sensorName: String? = nil, sensorPath: String? = nil, orientation: String? = nil)
-    /// `SENSORS {sensors}` with the JSON array of INTERFACES §6 as IIOSensors encodes it
+    /// `SENSORS {sensors}` with the JSON array of docs/CLI.md "sensors" as IIOSensors encodes it
     /// (`SensorInfo.jsonArray`, the same text `carouselctl sensors --json` prints).
     case sensors(json: String)
     /// A raw sample: CLOCK_MONOTONIC ns, accel m/s², gyro rad/s (nil for accelerometer-only).
@@ -160,7 +160,7 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("file"); if let file = calibration.file { w.string(file) } else { w.null() }
             w.key("applied"); w.bool(calibration.applied)
             w.endObject()
-            // Not in INTERFACES §2's list but additive: the sensor a calibration must belong to.
+            // Additive STATUS fields (docs/PROTOCOL.md "Server messages"): the sensor a calibration must belong to.
             if let sensorName { w.key("sensor_name"); w.string(sensorName) }
             if let sensorPath { w.key("sensor_path"); w.string(sensorPath) }
             if let orientation { w.key("orientation"); w.string(orientation) }

@@ -1,7 +1,7 @@
 import CarouselEngine
 
 /// The attributes of one visible item, exactly as `carouselctl simulate` prints them
-/// (INTERFACES §1): viewport coordinates in points from the top-left corner. The one encoder of
+/// (docs/PROTOCOL.md "Server messages"): viewport coordinates in points from the top-left corner. The one encoder of
 /// item objects: the daemon's STATE `items` and simulate's frames both go through `write(to:)`.
 public struct WireItem: Sendable, Equatable {
     /// Logical item index in `0..<count`.
@@ -63,7 +63,7 @@ public struct WireItem: Sendable, Equatable {
 }
 
 extension WireItem {
-    /// The wire form of the engine's item attributes (INTERFACES §1 item object); `transform`
+    /// The wire form of the engine's item attributes (docs/PROTOCOL.md "Server messages" item object); `transform`
     /// in CATransform3D field order m11, m12, …, m44.
     public init(_ a: ItemAttributes) {
         let m = a.transform

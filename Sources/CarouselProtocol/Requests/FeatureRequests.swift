@@ -58,7 +58,7 @@ public enum StyleName: String, CaseIterable, Sendable, Equatable {
         }
     }
 
-    /// The style with its default parameters (INTERFACES §1); `custom` takes `custom`.
+    /// The style with its default parameters (docs/STYLES.md); `custom` takes `custom`.
     public func style(custom: CustomStyle) -> LayoutStyle {
         switch self {
         case .linear: return .linear(LinearStyle())

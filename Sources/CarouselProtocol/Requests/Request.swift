@@ -78,7 +78,7 @@ public struct TiltRequest: Sendable, Equatable {
     }
 }
 
-/// One client request (INTERFACES §2). Locations are along the scroll axis in viewport points;
+/// One client request (docs/PROTOCOL.md "Requests"). Locations are along the scroll axis in viewport points;
 /// velocities in points per second.
 public enum Request: Sendable, Equatable {
     case watch(WatchRequest)

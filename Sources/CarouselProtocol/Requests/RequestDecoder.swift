@@ -1,6 +1,6 @@
 import CarouselEngine
 
-/// Decodes one request line (INTERFACES §2) into a `Request`, or the `ProtocolError` to answer.
+/// Decodes one request line (docs/PROTOCOL.md "Requests") into a `Request`, or the `ProtocolError` to answer.
 ///
 /// Rules: the line must be one JSON object with a string `cmd` and no key repeated in any object
 /// (`bad_json` naming the key; last-wins would silently pick one); unknown members are ignored (so a

@@ -1,6 +1,6 @@
 import CarouselEngine
 
-/// The request line a client sends (INTERFACES §2): the inverse of `RequestDecoder`, so
+/// The request line a client sends (docs/PROTOCOL.md "Requests"): the inverse of `RequestDecoder`, so
 /// `RequestDecoder.decode(line: request.jsonLine) == request` for every request. Optional
 /// fields that are nil are left out (the server's default applies).
 extension Request {

@@ -35,7 +35,7 @@ public final class SensorInventory {
     }
 }
 
-/// Finds IIO motion sensors (DESIGN §6): udev enumerates subsystem `iio` (local), libiio
+/// Finds IIO motion sensors (docs/SENSORS.md "Discovery"): udev enumerates subsystem `iio` (local), libiio
 /// describes channels and scan elements, sysfs/udev give scale, offset and mount matrix.
 public enum SensorDiscovery {
     /// Takes an inventory of the motion sensors behind `uri` (`nil` or `local:` for this machine).

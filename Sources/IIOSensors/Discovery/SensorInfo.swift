@@ -5,7 +5,7 @@ public enum SensorKind: String, Sendable, Equatable {
     case accel, gyro, imu
 }
 
-/// Where a mount matrix came from, in precedence order (INTERFACES §6).
+/// Where a mount matrix came from, in precedence order (docs/SENSORS.md "Values").
 public enum MountMatrixSource: String, Sendable, Equatable {
     /// udev property `ACCEL_MOUNT_MATRIX` / `GYRO_MOUNT_MATRIX` (systemd hwdb).
     case udev
@@ -32,7 +32,7 @@ public struct SensorChannelInfo: Sendable, Equatable {
 }
 
 /// A discovered IIO motion sensor (one IIO device), with everything `carouselctl sensors`
-/// prints (INTERFACES §6) and what selection and pairing need.
+/// prints (docs/CLI.md "sensors") and what selection and pairing need.
 public struct SensorInfo: Sendable, Equatable {
     /// libiio/kernel id, `iio:deviceN`.
     public var id: String
@@ -51,7 +51,7 @@ public struct SensorInfo: Sendable, Equatable {
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: MountMatrixSource
     /// The gyroscope's mount matrix when the device has one (`in_anglvel_mount_matrix`,
-    /// `GYRO_MOUNT_MATRIX`), else nil: the accelerometer's applies (DESIGN §3).
+    /// `GYRO_MOUNT_MATRIX`), else nil: the accelerometer's applies (docs/SENSORS.md "Values").
     public var gyroMountMatrix: MountMatrix?
     /// Current `sampling_frequency`, Hz, or nil.
     public var samplingFrequencyHz: Double?

@@ -1,4 +1,4 @@
-/// JSON for `carouselctl sensors --json` and the protocol's `SENSORS` reply (INTERFACES §6),
+/// JSON for `carouselctl sensors --json` and the protocol's `SENSORS` reply (docs/CLI.md "sensors"),
 /// written by hand so that IIOSensors needs no Foundation; numbers are finite and never `-0`.
 extension SensorInfo {
     /// The sensor as one JSON object (keys: name, label, path, dev, type, channels, mount_matrix,

@@ -11,7 +11,7 @@ public struct SensorSelection: Sendable, Equatable {
     /// not read; then `accel` is the accelerometer alone (kind `.accel`) and `gyro` is nil.
     public var gyroNotUsed: String?
 
-    /// Chooses from `sensors` (DESIGN §6, issue 4):
+    /// Chooses from `sensors` (docs/SENSORS.md "Selection and pairing", issue 4):
     /// - `selector` given: the sensor whose name, label, sysfs path, id or device node equals it;
     ///   a gyroscope companion is paired to an accelerometer-only match.
     /// - automatic: sensors whose label/location says keyboard base are skipped; an IMU wins over

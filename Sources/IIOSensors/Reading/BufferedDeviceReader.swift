@@ -36,7 +36,7 @@ final class BufferedDeviceReader: DeviceReader {
 
     private func enable() throws(SensorError) {
         let attributes = device.attributes
-        // Timestamps on CLOCK_MONOTONIC when the device lets us choose (DESIGN §3); otherwise
+        // Timestamps on CLOCK_MONOTONIC when the device lets us choose (docs/SENSORS.md "Timestamps"); otherwise
         // converted from whatever clock it keeps. A clock we cannot name is not used at all:
         // read times instead, rather than stamps on an unknown clock.
         if let text = attributes.read("current_timestamp_clock"), TimestampClock(attribute: text)?.isMonotonic != true {

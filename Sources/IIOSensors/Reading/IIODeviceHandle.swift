@@ -46,7 +46,7 @@ final class IIODeviceHandle {
     /// The expected interval between samples at `rateHz`, nanoseconds.
     var periodNanoseconds: Int64 { SamplingRate.periodNanoseconds(rateHz) }
 
-    /// Picks `sampling_frequency` (DESIGN §6): the lowest listed rate at or above `requested`
+    /// Picks `sampling_frequency` (docs/SENSORS.md "Sampling frequency"): the lowest listed rate at or above `requested`
     /// (the highest when none is), writes it, reads it back and keeps what the device reports.
     func configureRate(requestedHz: Double) {
         let type = info.hasAccel ? "accel" : "anglvel"

@@ -6,7 +6,7 @@ import CarouselService
 import CLinux
 import MotionFusion
 
-/// Samples from real IIO hardware (DESIGN §6): discovery and selection, buffered or polled
+/// Samples from real IIO hardware (docs/SENSORS.md "Modes and fallbacks"): discovery and selection, buffered or polled
 /// reading with automatic fallback, accel + gyro pairing, hotplug.
 ///
 /// Each device is read by a `DeviceReader`, `BufferedDeviceReader` or `PolledDeviceReader`,

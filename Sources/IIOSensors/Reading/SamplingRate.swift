@@ -1,4 +1,4 @@
-/// The `sampling_frequency` choice, a pure function (DESIGN §6).
+/// The `sampling_frequency` choice, a pure function (docs/SENSORS.md "Sampling frequency").
 public enum SamplingRate {
     /// The lowest of `available` at or above `requestedHz`; the highest when all are below; the
     /// request itself when the list is empty.

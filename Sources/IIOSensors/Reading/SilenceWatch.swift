@@ -1,4 +1,4 @@
-/// The stale rule (INTERFACES §2: "no sample for 5 expected periods"), a pure function of the
+/// The stale rule (docs/SENSORS.md "Modes and fallbacks": "no sample for 5 expected periods"), a pure function of the
 /// times it is given, so it is tested with a scripted clock.
 ///
 /// Time runs in silence windows of 5 expected periods from the last sample: the end of the

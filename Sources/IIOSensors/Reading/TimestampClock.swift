@@ -4,7 +4,7 @@ import Glibc
 
 /// The clock that stamps an IIO device's buffer timestamps, from its `current_timestamp_clock`
 /// attribute (kernel ≥ 4.10, names as `iio_device_set_clock` in the kernel accepts them), and
-/// the offset that brings its stamps onto CLOCK_MONOTONIC (DESIGN §3: never mix clocks).
+/// the offset that brings its stamps onto CLOCK_MONOTONIC (docs/SENSORS.md "Timestamps": never mix clocks).
 enum TimestampClock: Equatable {
     /// A POSIX clock; stamps convert with `now(clock) − now(CLOCK_MONOTONIC)`.
     case posix(clockid_t)

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import MotionFusion
 
-/// Writes samples as the native recording CSV (INTERFACES §3) using MotionFusion's
+/// Writes samples as the native recording CSV (docs/CLI.md "record") using MotionFusion's
 /// `NativeRecordingWriter`.
 ///
 /// To a file: rows go to `FILE.partial-PID` in the same directory and `finish()` renames it to

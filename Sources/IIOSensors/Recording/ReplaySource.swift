@@ -7,7 +7,7 @@ import MotionFusion
 
 /// Samples from a recording (native CSV, x-io, BROAD or NCSU, read by MotionFusion's
 /// `RecordingReader`), released in real time on a CLOCK_MONOTONIC timerfd, or as fast as
-/// possible. Status is `replay` while samples come, and `stale` (INTERFACES §2) once none was
+/// possible. Status is `replay` while samples come, and `stale` (docs/PROTOCOL.md "Server messages") once none was
 /// released for 5 expected periods: a long gap in the recording's timestamps, or its end
 /// without `loop`; the next sample makes it `replay` again. The period is the recording's
 /// median interval divided by `speed`, at least 5 ms (one wake-up, see

@@ -3,7 +3,7 @@ import MotionFusion
 extension SampleTransform {
     /// The transform of a selected accelerometer (and gyroscope): each axis's `scale` and
     /// `offset`, and the mount matrices, the gyroscope's own when it has one, else the
-    /// accelerometer's (DESIGN §3).
+    /// accelerometer's (docs/SENSORS.md "Values").
     init(selection s: SensorSelection, convention: AccelConvention) {
         func axes(_ info: SensorInfo?, _ type: String) -> [AxisCalibration] {
             ["x", "y", "z"].map { axis in
@@ -12,7 +12,7 @@ extension SampleTransform {
             }
         }
         let gyroInfo = s.gyro ?? (s.accel.hasGyro ? s.accel : nil)
-        // Gyro frame: its own matrix when it has one, else the accelerometer's (DESIGN §3).
+        // Gyro frame: its own matrix when it has one, else the accelerometer's (docs/SENSORS.md "Values").
         let gyroMatrix: MountMatrix
         if let g = s.gyro, g.mountMatrixSource != .identity {
             gyroMatrix = g.mountMatrix

@@ -20,7 +20,7 @@ extension String {
     func trimmingCharacters(in set: String) -> String { self[...].trimmingCharacters(in: set) }
 }
 
-/// How the accelerometer's sign is reported after the mount matrix (DESIGN §3, config key
+/// How the accelerometer's sign is reported after the mount matrix (docs/SENSORS.md "Values", config key
 /// `[sensor] accel_convention`).
 public enum AccelConvention: String, Sendable, CaseIterable {
     /// Linux's de-facto convention (iio-sensor-proxy, hwdb): face up reads z ≈ −1 g; IIOSensors
@@ -43,7 +43,7 @@ public struct AxisCalibration: Sendable, Equatable {
     @inlinable public func value(_ raw: Int64) -> Double { (Double(raw) + offset) * scale }
 }
 
-/// Turns raw channel values into a sample in the device frame (DESIGN §3):
+/// Turns raw channel values into a sample in the device frame (docs/SENSORS.md "Values"):
 /// accel = ±M_a · ((raw + offset) · scale), negated for `AccelConvention.gravity`;
 /// gyro = det(M_g) · M_g · ((raw + offset) · scale), since angular rate is a pseudo-vector
 /// (MotionFusion's `MountMatrix.applyToAccel` / `applyToGyro`).

@@ -1,5 +1,5 @@
-/// The user calibration of one sensor (INTERFACES §3 `[calibration]`), applied to samples
-/// after scale, offset and mount matrix:
+/// The user calibration of one sensor (docs/CLI.md "calibrate" and docs/CONFIGURATION.md "[calibration]"),
+/// applied to samples after scale, offset and mount matrix:
 ///
 /// - `gyro' = gyro − gyroBias` (rad/s);
 /// - `accel' = (accel − accelOffset) ⊙ accelScale` (per axis; m/s², dimensionless scale);
@@ -15,7 +15,7 @@ public struct Calibration: Equatable, Sendable {
     public var accelOffset: Vector3
     /// Accelerometer scale per axis (1 = no correction).
     public var accelScale: Vector3
-    /// Neutral roll, radians (DESIGN §3 definition).
+    /// Neutral roll, radians (docs/FUSION.md "1. Conventions").
     public var neutralRoll: Double
     /// Neutral pitch, radians.
     public var neutralPitch: Double

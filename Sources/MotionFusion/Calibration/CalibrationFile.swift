@@ -1,4 +1,4 @@
-/// The calibration file of INTERFACES §3 as text: an INI file with one `[calibration]` section.
+/// The calibration file of docs/CLI.md "calibrate" as text: an INI file with one `[calibration]` section.
 ///
 /// Pure text in, text out (no I/O), so the daemon can read the same format: the writer is
 /// `carouselctl calibrate`, the readers are `carouselctl calibration show` and carouseld.
@@ -19,7 +19,7 @@
 /// accel_noise_m_s2 = 0.011 0.012 0.015
 /// ```
 ///
-/// INTERFACES §3 asks for "`sensor` (name and sysfs path)": the name is `sensor`, the path is
+/// The file names its sensor by name and sysfs path (docs/CLI.md "calibrate"): the name is `sensor`, the path is
 /// `sensor_path` (a separate key, because IIO labels may contain spaces). Vectors are three
 /// numbers separated by spaces or commas. Comments start with `#` or `;`. Keys the parser
 /// does not know are kept in `unknownKeys` (a newer writer's figures are not an error).
@@ -61,7 +61,7 @@ public struct CalibrationFile: Equatable, Sendable {
         self.unknownKeys = unknownKeys
     }
 
-    /// Whether this calibration was made for the sensor `name` at `path` (INTERFACES §3: the daemon
+    /// Whether this calibration was made for the sensor `name` at `path` (docs/CLI.md "calibrate": the daemon
     /// ignores a calibration made for another sensor). An empty stored path matches any path.
     public func belongs(toSensor name: String, path: String) -> Bool {
         sensorName == name && (sensorPath.isEmpty || path.isEmpty || sensorPath == path)

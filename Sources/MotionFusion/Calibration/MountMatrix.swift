@@ -5,7 +5,7 @@
 ///
 /// The accelerometer is mapped with `M`; the gyroscope with `det(M) · M`, because angular
 /// rate is a pseudo-vector: under a reflection (det = −1, common in hwdb) it picks up the sign
-/// of the determinant, which keeps gyro and accelerometer in one right-handed frame (DESIGN §3).
+/// of the determinant, which keeps gyro and accelerometer in one right-handed frame (docs/FUSION.md "2. Mount matrix").
 public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
     /// Rows of the matrix.
     public var rows: (Vector3, Vector3, Vector3)

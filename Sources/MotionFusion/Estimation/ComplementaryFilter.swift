@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+import Glibc // libm only: MotionFusion imports no Foundation (docs/ARCHITECTURE.md "Modules (SwiftPM targets)")
 #elseif canImport(Darwin)
 import Darwin
 #endif

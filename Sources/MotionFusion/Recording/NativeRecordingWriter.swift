@@ -1,4 +1,4 @@
-/// Formats samples as rows of the native recording CSV (INTERFACES §3):
+/// Formats samples as rows of the native recording CSV (docs/CLI.md "record"):
 /// `timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z`, m/s² and rad/s, gyro fields
 /// empty for an accelerometer-only sample. Numbers use Swift's shortest round-trip form, so
 /// `RecordingReader` reads back exactly the same `Double` values.

@@ -1,4 +1,4 @@
-/// The recording formats MotionFusion can read (DESIGN §6, INTERFACES §3, and the public
+/// The recording formats MotionFusion can read (docs/FUSION.md "7. Recordings", and the public
 /// datasets in `../shared/datasets`). Columns are located by name in the header, so extra
 /// columns (x-io's magnetometer, BROAD's reference quaternion) are ignored.
 ///
@@ -16,7 +16,7 @@ public enum RecordingFormat: String, CaseIterable, Sendable {
     case broad
     case ncsu
 
-    /// The header line of the native recording CSV (INTERFACES §3), without line terminator.
+    /// The header line of the native recording CSV (docs/CLI.md "record"), without line terminator.
     public static let nativeHeader = "timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"
 
     /// Recognises a format from its header line (line 1, with or without a trailing `\r`).

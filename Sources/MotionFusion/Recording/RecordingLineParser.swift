@@ -92,7 +92,7 @@ public struct RecordingLineParser: Sendable {
         var gyro: Vector3?
         let gyroEmpty = (4...6).filter { isEmpty($0) }.count
         if gyroEmpty == 3 && format == .native {
-            gyro = nil  // accelerometer-only sensor (INTERFACES §3)
+            gyro = nil  // accelerometer-only sensor (docs/CLI.md "record")
         } else if gyroEmpty != 0 {
             throw .malformedRow(line: lineNumber, reason: "gyroscope fields partly empty (\(3 - gyroEmpty) of 3 given)")
         } else {

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+import Glibc // libm only: MotionFusion imports no Foundation (docs/ARCHITECTURE.md "Modules (SwiftPM targets)")
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
 /// An attitude estimate reduced to what tilt needs: the unit "up" vector in the device frame,
-/// with roll and pitch as defined in DESIGN §3 (mobile-device naming, roll about y, pitch
+/// with roll and pitch as defined in docs/FUSION.md "1. Conventions" (mobile-device naming, roll about y, pitch
 /// about x):
 ///
 /// - `pitch = atan2(u_y, u_z)` in (−π, π], positive when the top edge rises;
@@ -34,7 +34,8 @@ public struct TiltEstimate: Equatable, Sendable {
         self.up = unitUp
     }
 
-    /// Builds the estimate for given roll and pitch (radians), from DESIGN §3's formula for `u`.
+    /// Builds the estimate for given roll and pitch (radians), from the formula for `u` in docs/FUSION.md "1.
+    /// Conventions".
     public init(timeSeconds: Double, roll: Double, pitch: Double) {
         self.timeSeconds = timeSeconds
         self.up = Vector3(-sin(roll), cos(roll) * sin(pitch), cos(roll) * cos(pitch))

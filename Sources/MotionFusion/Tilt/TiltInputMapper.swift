@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc // libm only: MotionFusion imports no Foundation (DESIGN §2)
+import Glibc // libm only: MotionFusion imports no Foundation (docs/ARCHITECTURE.md "Modules (SwiftPM targets)")
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -48,7 +48,7 @@ public enum DisplayRotation: Int, CaseIterable, Sendable {
 }
 
 /// The tilt handed to the carousel engine, relative to the neutral attitude, in display
-/// coordinates (DESIGN §3 definitions applied to the screen as the user sees it).
+/// coordinates (docs/FUSION.md "1. Conventions" definitions applied to the screen as the user sees it).
 public struct TiltInput: Equatable, Sendable {
     /// Time of the estimate, seconds.
     public var timeSeconds: Double
@@ -59,14 +59,14 @@ public struct TiltInput: Equatable, Sendable {
     /// The signed angle the engine treats as "roll", degrees: `rollDegrees` or `pitchDegrees`
     /// by `TiltAxis`. Sign rule ("downhill"): negative means the leading edge of the scroll
     /// axis is down — the left edge (horizontal) or the top edge (vertical) — and the engine
-    /// then makes the content offset grow (INTERFACES §0: roll < 0 makes the offset grow).
+    /// then makes the content offset grow (docs/ENGINE.md "Tilt": roll < 0 makes the offset grow).
     public var driveDegrees: Double
 }
 
 /// Turns attitude estimates into the engine's tilt input: tilt relative to a neutral attitude
 /// (from calibration, `recenter(on:)`, or slow neutral tracking), rotated into the display's
 /// frame, and the axis that drives the carousel. The engine owns dead zone, maximum angle and
-/// speed (DESIGN §4).
+/// speed (docs/ENGINE.md "Tilt").
 ///
 /// Relative tilt is computed on vectors, not by subtracting angles: the up vector is rotated
 /// by the shortest-arc rotation that takes the neutral up vector to `(0, 0, 1)`, then its
@@ -86,7 +86,7 @@ public struct TiltInputMapper: Sendable {
     private var lastTime: Double?
 
     /// - Parameters:
-    ///   - neutralRoll, neutralPitch: the neutral attitude, radians (DESIGN §3 definitions).
+    ///   - neutralRoll, neutralPitch: the neutral attitude, radians (docs/FUSION.md "1. Conventions" definitions).
     public init(axis: TiltAxis = .auto, displayRotation: DisplayRotation = .degrees0, scrollsVertically: Bool = false,
                 neutralRoll: Double = 0, neutralPitch: Double = 0, neutralTrackingSeconds: Double? = nil) {
         self.axis = axis

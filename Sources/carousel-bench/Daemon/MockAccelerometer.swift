@@ -4,8 +4,8 @@ import Glibc
 /// A buffered IIO accelerometer in a umockdev testbed whose `/dev/iio:device0` is a FIFO: each
 /// scan the benchmark writes to the FIFO becomes readable on the device node at once and wakes
 /// the reader directly, like a sample the kernel's trigger handler pushes into the IIO buffer.
-/// This is how the daemon benchmark controls when a sample becomes readable (DESIGN §8,
-/// docs/SENSORS.md). (umockdev makes the node a PTY; a PTY delivers written bytes through a
+/// This is how the daemon benchmark controls when a sample becomes readable (docs/SENSORS.md
+/// "Testing with umockdev"). (umockdev makes the node a PTY; a PTY delivers written bytes through a
 /// kernel work item, one more scheduler hop than the IIO buffer has, which put up to 1 ms of
 /// the mock's own wake-up into the latency tail, so the node is replaced by a FIFO; libiio reads
 /// it through the same `read()` fallback it used on the PTY.)
@@ -117,7 +117,7 @@ final class MockAccelerometer {
     /// The raw scan for a device rolled by `rollDegrees` (right edge down), face up, in the
     /// Linux gravity convention the daemon expects by default (`accel_convention = gravity`:
     /// face up reads z ≈ −1 g; the daemon negates): raw = −g · u / scale with
-    /// u = (−sin roll, 0, cos roll) from DESIGN §3.
+    /// u = (−sin roll, 0, cos roll) from docs/FUSION.md "1. Conventions".
     static func scan(rollDegrees: Double, timestampNanoseconds: Int64) -> [UInt8] {
         let r = rollDegrees * Double.pi / 180
         let x = Int16(clamping: Int((sin(r) * 1000).rounded()))
