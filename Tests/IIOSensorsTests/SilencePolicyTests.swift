@@ -52,8 +52,10 @@ struct SilenceWatchTests {
 struct ReplayStaleTests {
     let ms: Int64 = 1_000_000
 
-    func recording(_ timesMilliseconds: [Int64]) -> String {
-        let path = "/tmp/carousel-replay-stale-\(getpid())-\(timesMilliseconds.count)-\(timesMilliseconds.last ?? 0).csv"
+    /// A native recording at `/tmp/carousel-replay-stale-PID-NAME.csv`: one name per test, since
+    /// tests run in parallel and two with the same times must not share (and delete) one file.
+    func recording(_ name: String, _ timesMilliseconds: [Int64]) -> String {
+        let path = "/tmp/carousel-replay-stale-\(getpid())-\(name).csv"
         let rows = timesMilliseconds.map { "\($0 * 1_000_000),0,0,9.8,,," }
         let text = (["timestamp_ns,accel_x,accel_y,accel_z,gyro_x,gyro_y,gyro_z"] + rows).joined(separator: "\n") + "\n"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -63,7 +65,7 @@ struct ReplayStaleTests {
     }
 
     @Test func theEndOfARecordingWithoutLoopIsStaleFivePeriodsAfterTheLastSample() throws {
-        let path = recording([0, 10, 20])
+        let path = recording("end", [0, 10, 20])
         defer { unlink(path) }
         let clock = ScriptedClock()
         let replay = try ReplaySource(path: path, clock: clock)
@@ -88,7 +90,7 @@ struct ReplayStaleTests {
     }
 
     @Test func aLongGapIsStaleUntilSamplesComeAgain() throws {
-        let path = recording([0, 10, 20, 1020, 1030])
+        let path = recording("gap", [0, 10, 20, 1020, 1030])
         defer { unlink(path) }
         let clock = ScriptedClock()
         let replay = try ReplaySource(path: path, clock: clock)
@@ -109,7 +111,7 @@ struct ReplayStaleTests {
     }
 
     @Test func atTwiceTheSpeedTheWindowIsHalvedAndLoopingNeverGoesStale() throws {
-        let path = recording([0, 10, 20])
+        let path = recording("twice", [0, 10, 20])
         defer { unlink(path) }
         let clock = ScriptedClock()
         let fast = try ReplaySource(path: path, speed: 2, clock: clock)
