@@ -107,4 +107,42 @@ import Glibc
         daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit(timeoutSeconds: 10).status == 0)
     }
+    /// A bmi160 whose `in_anglvel_scale` is missing: the daemon reads the accelerometer alone and
+    /// says why once in its log and in the SENSOR message a watcher gets (docs/SENSORS.md "Values").
+    @Test func aGyroscopeWithoutScaleIsSaidInTheSensorMessage() throws {
+        let bed = try UmockdevTestbed()
+        let fixture = (readTextFile(TestPaths.fixture("umockdev/bmi160.umockdev")) ?? "")
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("A: in_anglvel_scale=") }.joined(separator: "\n")
+        try bed.add(description: fixture)
+        let socketPath = TestTemp.path("umockdev-gyro.sock")
+        let configPath = TestTemp.path("umockdev-gyro.conf")
+        defer { unlink(configPath); unlink(socketPath) }
+        try TestTemp.write(E2EDaemon.configText(socketPath: socketPath, overrides: [
+            "sensor": ["source": "iio", "device": "", "sample_rate_hz": "50", "mode": "polled"],
+        ]), to: configPath)
+        let daemon = try UmockdevProcess(TestPaths.product("carouseld"), ["-c", configPath, "--foreground", "-v"], testbed: bed)
+        defer {
+            daemon.signal(SIGKILL)
+            _ = try? daemon.waitForExit(timeoutSeconds: 10)
+        }
+        var client: SocketClient?
+        let deadline = clinux_monotonic_ns() + 20_000_000_000
+        while client == nil, clinux_monotonic_ns() < deadline {
+            client = try? SocketClient(path: socketPath)
+            if client == nil { _ = poll(nil, 0, 5) }
+        }
+        let c = try #require(client, "daemon log: \(daemon.standardErrorSoFar)")
+        #expect(try c.readJSON()["class"] == .string("VERSION"))
+        try c.send(#"{"cmd":"watch"}"#)
+        let lines = try c.readUntil(timeoutSeconds: 20) { $0["class"] == .string("SENSOR") && $0["status"] == .string("ok") }
+        let said = "bmi160 (iio:device0): no gyroscope scale (in_anglvel_x_scale, in_anglvel_scale or scale): "
+            + "angular rate not used, accelerometer only"
+        #expect(lines.last?["message"] == .string(said))
+        daemon.signal(SIGTERM)
+        let result = try daemon.waitForExit(timeoutSeconds: 10)
+        #expect(result.status == 0)
+        #expect(result.standardError.split(separator: "\n").filter { $0.contains(said) }.count == 1,
+                "daemon log: \(result.standardError)")
+    }
 }
