@@ -44,14 +44,7 @@ import Glibc
             daemon.signal(SIGKILL)
             _ = try? daemon.waitForExit(timeoutSeconds: 10)
         }
-        var client: SocketClient?
-        let deadline = clinux_monotonic_ns() + 20_000_000_000
-        while client == nil, clinux_monotonic_ns() < deadline {
-            client = try? SocketClient(path: socketPath)
-            if client == nil { _ = poll(nil, 0, 5) }
-        }
-        let c = try #require(client, "daemon log: \(daemon.standardErrorSoFar)")
-        #expect(try c.readJSON()["class"] == .string("VERSION"))
+        let c = try Self.connect(to: socketPath, of: daemon)
         try c.send(#"{"cmd":"watch","max_rate_hz":20}"#)
         _ = try c.readUntil(timeoutSeconds: 20) { $0["class"] == .string("SENSOR") && $0["status"] == .string("ok") }
 
@@ -126,14 +119,7 @@ import Glibc
             daemon.signal(SIGKILL)
             _ = try? daemon.waitForExit(timeoutSeconds: 10)
         }
-        var client: SocketClient?
-        let deadline = clinux_monotonic_ns() + 20_000_000_000
-        while client == nil, clinux_monotonic_ns() < deadline {
-            client = try? SocketClient(path: socketPath)
-            if client == nil { _ = poll(nil, 0, 5) }
-        }
-        let c = try #require(client, "daemon log: \(daemon.standardErrorSoFar)")
-        #expect(try c.readJSON()["class"] == .string("VERSION"))
+        let c = try Self.connect(to: socketPath, of: daemon)
         try c.send(#"{"cmd":"watch"}"#)
         let lines = try c.readUntil(timeoutSeconds: 20) { $0["class"] == .string("SENSOR") && $0["status"] == .string("ok") }
         let said = "bmi160 (iio:device0): no gyroscope scale (in_anglvel_x_scale, in_anglvel_scale or scale): "
@@ -144,5 +130,18 @@ import Glibc
         #expect(result.status == 0)
         #expect(result.standardError.split(separator: "\n").filter { $0.contains(said) }.count == 1,
                 "daemon log: \(result.standardError)")
+    }
+
+    /// Connects to the daemon's socket once it listens (within 20 s) and takes its VERSION line.
+    static func connect(to socketPath: String, of daemon: UmockdevProcess) throws -> SocketClient {
+        var client: SocketClient?
+        let deadline = clinux_monotonic_ns() + 20_000_000_000
+        while client == nil, clinux_monotonic_ns() < deadline {
+            client = try? SocketClient(path: socketPath)
+            if client == nil { _ = poll(nil, 0, 5) }
+        }
+        let c = try #require(client, "daemon log: \(daemon.standardErrorSoFar)")
+        #expect(try c.readJSON()["class"] == .string("VERSION"))
+        return c
     }
 }
