@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CLinux
+import CarouselPosix
 import CarouselProtocol
 
 /// A connection to carouseld's Unix socket speaking the protocol of docs/PROTOCOL.md "Conventions" (NDJSON both
@@ -93,16 +94,8 @@ public final class DaemonClient {
     /// nil for a socket or a path that cannot be examined.
     static func kind(of path: String) -> String? {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFSOCK: return nil
-        case S_IFDIR: return "a directory"
-        case S_IFREG: return "a regular file"
-        case S_IFIFO: return "a FIFO"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        default: return "not a socket"
-        }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK else { return nil }
+        return BoundedFile.kindName(status.st_mode) ?? "a regular file"
     }
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
