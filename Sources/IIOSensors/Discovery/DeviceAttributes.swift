@@ -31,6 +31,12 @@ struct SysfsAttributes: DeviceAttributes {
     var deviceName: String
 
     func read(_ file: String) -> String? {
+        bytes(file).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The attribute's bytes as the kernel gives them (one read of at most a page, 4096 bytes,
+    /// which is all a sysfs attribute holds); nil when it cannot be opened or read.
+    func bytes(_ file: String) -> [UInt8]? {
         let fd = open(syspath + "/" + file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -38,7 +44,7 @@ struct SysfsAttributes: DeviceAttributes {
         var n: Int
         repeat { n = Glibc.read(fd, &buffer, buffer.count) } while n < 0 && errno == EINTR
         guard n >= 0 else { return nil }
-        return String(decoding: buffer[0..<n], as: UTF8.self)
+        return Array(buffer[0..<n])
     }
 
     func write(_ file: String, _ value: String) throws(SensorError) {

@@ -15,14 +15,15 @@ enum LocalTreeCheck {
         var causes: [String] = []
         for path in syspaths {
             let id = path.split(separator: "/").last.map(String.init) ?? path
+            let attributes = SysfsAttributes(syspath: path, deviceName: id)
             for file in ["name", "label"] {
-                if let bytes = contents(path + "/" + file), bytes.count >= 1024 {
+                if let bytes = attributes.bytes(file), bytes.count >= 1024 {
                     causes.append("\(id): \(file) is \(bytes.count) bytes, libiio reads at most 1023")
                 }
             }
             for file in entries(path + "/scan_elements") {
                 if file.hasSuffix("_index") {
-                    let text = String(decoding: contents(path + "/scan_elements/" + file) ?? [], as: UTF8.self)
+                    let text = attributes.read("scan_elements/" + file) ?? ""
                     if Int(text.trimmingCharacters(in: " \t\n\0")) == nil {
                         causes.append("\(id): scan_elements/\(file) '\(printable(text))' is not an integer")
                     }
@@ -32,17 +33,6 @@ enum LocalTreeCheck {
             }
         }
         return causes
-    }
-
-    /// The bytes of `file` (up to 8 KiB), nil when it cannot be read.
-    private static func contents(_ file: String) -> [UInt8]? {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        var n: Int
-        repeat { n = read(fd, &buffer, buffer.count) } while n < 0 && errno == EINTR
-        return n < 0 ? nil : Array(buffer[0..<n])
     }
 
     /// The names in `directory`, without `.` and `..`; empty when it cannot be read.
