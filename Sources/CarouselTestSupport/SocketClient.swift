@@ -18,6 +18,20 @@ public final class SocketClient {
     /// Every line read so far, in order (for diagnostics).
     public private(set) var transcript: [String] = []
 
+    /// Whether a whole line has been received and not yet returned by `readLine`. One `recv`
+    /// takes every line the socket holds, so such a line no longer makes the descriptor
+    /// readable: a caller that polls `fd` before each `readLine` must ask this first, or the
+    /// lines after the first of a burst wait until more bytes arrive (never, once the peer is
+    /// quiet).
+    public var hasBufferedLine: Bool { buffer.contains(0x0A) }
+
+    /// Lines received from the socket but not yet returned by `readLine`, oldest first (the
+    /// text after the last `\n`, a line still being received, is left out); for diagnostics.
+    public var bufferedLines: [String] {
+        guard let end = buffer.lastIndex(of: 0x0A) else { return [] }
+        return buffer[..<end].split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Connects to `path` as this process.
     public convenience init(path: String) throws {
         var address = sockaddr_un()

@@ -19,23 +19,32 @@ final class CountingWatcher {
     /// Whether the daemon closed the connection (EOF or reset).
     private(set) var closed = false
 
+    /// Counts what `client`, a connection that already watches, receives from now on.
+    init(subscribed client: SocketClient) {
+        self.client = client
+    }
+
     /// Connects to `socketPath`, reads the greeting and subscribes at `rateHz`.
-    init(socketPath: String, rateHz: Double = 60) throws {
-        client = try SocketClient(path: socketPath)
+    convenience init(socketPath: String, rateHz: Double = 60) throws {
+        let client = try SocketClient(path: socketPath)
         guard try client.readJSON()["class"] == .string("VERSION") else { throw TestSupportError("no VERSION greeting") }
         try client.send(#"{"cmd":"watch","max_rate_hz":\#(rateHz)}"#)
+        self.init(subscribed: client)
         _ = try readUntil(timeoutSeconds: 10) { $0["class"] == .string("WATCH") }
     }
 
     func count(_ messageClass: String) -> Int { counts[messageClass] ?? 0 }
 
-    /// Reads every line that has arrived (waiting at most `timeoutSeconds` for the first).
+    /// Reads every line that has arrived (waiting at most `timeoutSeconds` for the first): those
+    /// the client has already received as well as those the socket holds.
     /// - Throws: when a line is not JSON.
     func drain(timeoutSeconds: Double = 0) throws {
         var wait = timeoutSeconds
         while !closed {
-            var p = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, Int32(wait * 1000)) > 0 else { return }
+            if !client.hasBufferedLine {
+                var p = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, Int32(wait * 1000)) > 0 else { return }
+            }
             wait = 0
             try readOne(timeoutSeconds: 1)
         }
