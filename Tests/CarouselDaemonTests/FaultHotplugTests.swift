@@ -56,14 +56,31 @@ import Glibc
         let watchers = try (0..<3).map { _ in try CountingWatcher(socketPath: socketPath) }
 
         var timestamp: Int64 = 1_000_000_000
+        /// Each watcher's `linesRead` when the current cycle began.
+        var cycleStart = watchers.map(\.linesRead)
+        /// Why a cycle failed: for each watcher, whether it saw `what` and every line it got in
+        /// this cycle, in order; the daemon's own STATUS (what it believes) and its log.
+        func failure(_ what: String, cycle: Int, done: (CountingWatcher) -> Bool) -> TestSupportError {
+            let got = watchers.enumerated().map { i, w in
+                "watcher \(i) (\(done(w) ? "saw it" : "did not")): \(w.report(since: cycleStart[i]))"
+            }
+            let status = (try? SocketClient(path: socketPath)).flatMap { c -> String? in
+                _ = try? c.readLine(timeoutSeconds: 2)
+                try? c.send(#"{"cmd":"status"}"#)
+                return try? c.readLine(timeoutSeconds: 2)
+            }
+            // libiio prints five lines per unplug; the daemon's own lines are those that tell.
+            let log = daemon.standardErrorSoFar.split(separator: "\n").filter { $0.hasPrefix("carouseld") }.suffix(12)
+            return TestSupportError("cycle \(cycle): \(what) not seen by every watcher within 20 s;\n"
+                + got.joined(separator: ";\n") + ";\ndaemon status: \(status ?? "no answer");\n"
+                + "daemon log (its last \(log.count) lines): \(log.joined(separator: "\n"))")
+        }
         /// Streams a scan at roll −20° every 20 ms (reading the watchers in between) until
         /// `done` holds for every watcher.
         func stream(_ what: String, cycle: Int, until done: (CountingWatcher) -> Bool) throws {
             let deadline = clinux_monotonic_ns() + 20_000_000_000
             while !watchers.allSatisfy(done) {
-                guard clinux_monotonic_ns() < deadline else {
-                    throw TestSupportError("cycle \(cycle): \(what) not seen by every watcher; sensor statuses \(watchers.map { $0.sensorStatuses.suffix(3) }); log: \(daemon.standardErrorSoFar.suffix(800))")
-                }
+                guard clinux_monotonic_ns() < deadline else { throw failure(what, cycle: cycle, done: done) }
                 try bed.stream(EndToEndUmockdevTests.scan(rollDegrees: -20, timestampNanoseconds: timestamp), to: "/dev/iio:device0")
                 timestamp += 20_000_000
                 for w in watchers { try w.drain(timeoutSeconds: 0.02 / Double(watchers.count)) }
@@ -74,20 +91,14 @@ import Glibc
         func watch(_ what: String, cycle: Int, until done: (CountingWatcher) -> Bool) throws {
             let deadline = clinux_monotonic_ns() + 20_000_000_000
             while !watchers.allSatisfy(done) {
-                guard clinux_monotonic_ns() < deadline else {
-                    let status = (try? SocketClient(path: socketPath)).flatMap { c -> String? in
-                        _ = try? c.readLine(timeoutSeconds: 2)
-                        try? c.send(#"{"cmd":"status"}"#)
-                        return try? c.readLine(timeoutSeconds: 2)
-                    }
-                    throw TestSupportError("cycle \(cycle): \(what) not seen by every watcher; sensor statuses \(watchers.map { $0.sensorStatuses.suffix(3) }); status: \(status ?? "no answer"); log: \(daemon.standardErrorSoFar.suffix(3000))")
-                }
+                guard clinux_monotonic_ns() < deadline else { throw failure(what, cycle: cycle, done: done) }
                 for w in watchers { try w.drain(timeoutSeconds: 0.01) }
             }
         }
 
         var descriptors: [Int] = []
         for cycle in 0..<Self.cycles {
+            cycleStart = watchers.map(\.linesRead)
             descriptors.append(Self.descriptorCount(daemon.pid))
             // The daemon's stderr is a pipe to this process: read it, or after ~60 KiB of log
             // (libiio prints five lines per unplug) the daemon would block writing its log.

@@ -35,6 +35,38 @@ final class CountingWatcher {
 
     func count(_ messageClass: String) -> Int { counts[messageClass] ?? 0 }
 
+    /// Number of lines read so far: a mark for `report(since:last:)`.
+    var linesRead: Int { client.transcript.count }
+
+    /// What this watcher got since `mark` (a `linesRead`), for a failure message: how many lines,
+    /// the last `last` of them in order of arrival (`summary(of:)`), and the lines received but
+    /// not yet read (none, unless reading is broken).
+    func report(since mark: Int, last: Int = 20) -> String {
+        let lines = client.transcript.dropFirst(mark)
+        let shown = lines.suffix(last).map(Self.summary(of:))
+        let unread = client.bufferedLines.map(Self.summary(of:))
+        return "\(lines.count) lines\(lines.count > last ? ", the last \(last)" : ""): [\(shown.joined(separator: ", "))]"
+            + "; received, not yet read: [\(unread.joined(separator: ", "))]\(closed ? "; closed" : "")"
+    }
+
+    /// A line in a few words: the class and the fields that tell the fault tests' story
+    /// (`STATE seq=41 phase=tilting sensor=ok`, `SENSOR absent`), or the line itself, cut.
+    static func summary(of line: String) -> String {
+        guard let message = try? WireJSONParser.parse(line), let name = message["class"]?.stringValue else {
+            return "«\(line.prefix(80))»"
+        }
+        func field(_ key: String) -> String {
+            guard let v = message[key] else { return "" }
+            return " \(key)=" + (v.stringValue ?? v.intValue.map(String.init) ?? "\(v)")
+        }
+        switch name {
+        case "STATE": return "STATE" + field("seq") + field("index") + field("phase") + field("sensor")
+        case "SENSOR": return "SENSOR \(message["status"]?.stringValue ?? "?")" + field("message")
+        case "INDEX": return "INDEX" + field("index") + field("previous")
+        default: return name
+        }
+    }
+
     /// Reads every line that has arrived (waiting at most `timeoutSeconds` for the first): those
     /// the client has already received as well as those the socket holds.
     /// - Throws: when a line is not JSON.
