@@ -90,6 +90,12 @@ import Darwin
 ///   the estimate is the running mean of the strapdown-frame accelerometer (as VQF starts its
 ///   low-pass), then the filter takes over from that mean at steady state.
 ///
+/// *Drift prediction* (`DriftPredictor`, on by default): while the device keeps turning the
+/// same way, the gyro's errors make gravity drift in the strapdown frame, and the low-pass
+/// follows that drift `τ` behind; the estimate returned is `u` turned forward by `τ` along the
+/// drift measured over 20 s, weighted by the sustained rate of turn (nothing below 30 °/s).
+/// The filter's own state keeps `u`. BROAD 01: 0.553° → 0.464°; 21: 1.475° → 1.412°.
+///
 /// *Rotation at a distance* (`LeverArmCompensator`, off by default: `leverArmTimeConstant` 0):
 /// the tangential and centripetal acceleration `ω̇ × r + ω × (ω × r)` of a sensor turned about
 /// a point at `r`, fitted online and subtracted before the low-pass. It is off because on a
@@ -129,6 +135,13 @@ public struct InertialFrameFilter: Sendable {
     public var leverArmTimeConstant: Double {
         didSet { if leverArmTimeConstant > 0 { lever.timeConstant = leverArmTimeConstant } }
     }
+    /// Sustained rate of turn from which the estimate is predicted along gravity's drift in the
+    /// strapdown frame, rad/s (default 30 °/s, whole from twice that; 0: no prediction). See
+    /// `DriftPredictor`.
+    public var driftOnsetRate: Double {
+        get { drift.onsetRate }
+        set { drift.onsetRate = max(0, newValue) }
+    }
     /// The fitted lever arm, metres, sensor frame: from the centre of the device's rotation to
     /// the accelerometer (zero until the device turns, and with no compensation).
     public var leverArm: Vector3 { lever.leverArm }
@@ -159,6 +172,9 @@ public struct InertialFrameFilter: Sendable {
     // The start: seconds since it and the number of samples of the running mean in `low`.
     private var startSeconds = 0.0, startSamples = 0.0, starting = false
     private var lever: LeverArmCompensator
+    private var drift = DriftPredictor()
+    // The estimate returned last: `up`, or `up` predicted along the drift.
+    private var estimate = Vector3(0, 0, 1)
     // The previous step's bias-corrected gyro increment `Δθ_{k−1}`, rad (zero after a start or a
     // sample without gyro: no coning term for the first step).
     private var previousIncrement = Vector3.zero
@@ -208,13 +224,15 @@ public struct InertialFrameFilter: Sendable {
     public var rate: Double { rate2.squareRoot() }
 
     /// The estimated unit up vector in the sensor frame (nil before the first sample).
-    public var upVector: Vector3? { hasAttitude ? up : nil }
+    public var upVector: Vector3? { hasAttitude ? estimate : nil }
 
     /// Starts (again) from one accelerometer sample (m/s², non-zero, finite): up = its direction.
     public mutating func initialise(accel: Vector3) {
         band = .zero
         low = accel
         up = accel * (1 / accel.length)
+        estimate = up
+        drift.reset()
         disturbance2 = 0
         rate2 = 0
         previousIncrement = .zero
@@ -252,13 +270,14 @@ public struct InertialFrameFilter: Sendable {
             initialise(accel: accel)
             return up
         }
-        guard dt > 0 else { return up }
+        guard dt > 0 else { return estimate }
 
         var atRest = false
         var z1 = band, z2 = low, u = up
         var accel = accel
         let compensating = leverArmTimeConstant > 0
         var compensated = false
+        var turned = false
         // This step's time constant uses the rate and the disturbance measured up to the
         // previous sample: the square roots and the division that make it do not wait for this
         // sample's innovation, which itself waits for the previous step's up vector.
@@ -282,6 +301,8 @@ public struct InertialFrameFilter: Sendable {
             z1 = step.apply(z1)
             z2 = step.apply(z2)
             u = step.apply(u)
+            drift.rotate(by: step, omega: omega, dt: dt)
+            turned = true
             if compensating {
                 accel = accel - lever.acceleration(omega: omega, dt: dt)
                 compensated = true
@@ -317,6 +338,7 @@ public struct InertialFrameFilter: Sendable {
         disturbance2 += (d2 - disturbance2) * (d2 > disturbance2 ? attackAlpha : releaseAlpha)
 
         var output = z2
+        let previous = u
         if starting {
             // Running mean of the strapdown-frame accelerometer, then the filter at steady
             // state on that mean (integrators: band 0, low = the mean).
@@ -340,7 +362,15 @@ public struct InertialFrameFilter: Sendable {
         band = z1
         low = z2
         up = u
-        return u
+        // Gravity's drift is learned and predicted only while the device moves under the
+        // moving rule (not at rest, nor in the start's running mean) with a gyro.
+        if turned, !atRest, !starting, tau.isFinite {
+            drift.observe(previous: previous, up: u, dt: dt)
+            estimate = drift.predict(u, lag: tau)
+        } else {
+            estimate = u
+        }
+        return estimate
     }
 
     /// `g = tan(ω₀ dt / 2)` of the state-variable filter for `x = dt / τ` (`ω₀ = 2ζ / τ`, so
