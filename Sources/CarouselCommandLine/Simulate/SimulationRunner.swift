@@ -50,7 +50,8 @@ enum SimulationRunner {
     }
 }
 
-/// Writes one frame as a JSON object on one line (docs/ENGINE.md "Output").
+/// Writes one frame as a JSON object on one line (docs/ENGINE.md "carouselctl simulate: scenarios",
+/// its output example).
 ///
 /// Through CarouselProtocol's `WireJSONWriter` and `WireItem`, so the `items` objects are
 /// byte-for-byte those of the daemon's STATE (docs/ENGINE.md "carouselctl simulate: scenarios") and numbers
