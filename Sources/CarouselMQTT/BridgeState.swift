@@ -82,7 +82,8 @@ public struct BridgeState: Sendable, Equatable {
     /// (only a broken daemon sends one) is passed on as it is, since it has no fraction to round.
     public static func publishedAngle(_ degrees: Double?) -> Double? {
         guard let degrees, abs(degrees) < 1e15 else { return degrees }
-        return (degrees * 10).rounded(.toNearestOrAwayFromZero) / 10
+        let steps = 1 / angleResolutionDegrees  // 10 steps per degree
+        return (degrees * steps).rounded(.toNearestOrAwayFromZero) / steps
     }
 
     /// Whether the carousel is at rest.
