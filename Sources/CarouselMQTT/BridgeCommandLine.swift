@@ -78,7 +78,7 @@ public enum BridgeCommandLine {
         do {
             configuration = try BridgeConfigurationLoader.load(path: configPath, hostName: hostName())
             password = try configuration.passwordFile.map { path throws(BridgeConfigurationError) in
-                try BridgeConfigurationLoader.readPassword(path, configPath: configPath)
+                try BridgeConfigurationLoader.readPassword(path, configPath: configPath, line: configuration.passwordFileLine)
             }
             try checkReadable(configuration, configPath: configPath)
         } catch {

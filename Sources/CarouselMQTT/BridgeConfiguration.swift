@@ -18,6 +18,9 @@ public struct BridgeConfiguration: Sendable, Equatable {
     public var username: String?
     /// `[broker] password_file`: the password is its first line (without the newline).
     public var passwordFile: String?
+    /// The configuration line that sets `password_file` (nil when built in code), so that an
+    /// error reading the password names it.
+    public var passwordFileLine: Int?
     /// `[broker] ca_file`: TLS is on when set (PEM CA certificate that signed the broker's).
     public var caFile: String?
     /// `[broker] cert_file`, `key_file`: client certificate and key for TLS client authentication.

@@ -126,6 +126,7 @@ public enum BridgeConfigurationLoader {
                                                message: "'\(entry.value)' is not \(error.expected)")
             }
         }
+        configuration.passwordFileLine = firstLine["broker.password_file"]
         try checkRules(configuration, path: path, lines: firstLine)
         return configuration
     }
@@ -172,24 +173,27 @@ public enum BridgeConfigurationLoader {
 
     /// The password: the first line of `path` without its newline (a file of mode 0600 or 0640
     /// owned by the bridge's user keeps it out of the configuration, which may be world-readable).
-    /// - Throws: `BridgeConfigurationError` naming `[broker] password_file`.
-    public static func readPassword(_ path: String, configPath: String) throws(BridgeConfigurationError) -> String {
+    /// - Parameters:
+    ///   - path: the password file.
+    ///   - configPath, line: the configuration and the line that names it, for errors.
+    /// - Throws: `BridgeConfigurationError` naming `[broker] password_file` and its line.
+    public static func readPassword(_ path: String, configPath: String, line: Int? = nil) throws(BridgeConfigurationError) -> String {
         let text: String
         do { text = try INIReader.readFile(path) } catch {
-            throw BridgeConfigurationError(path: configPath, section: "broker", key: "password_file",
+            throw BridgeConfigurationError(path: configPath, line: line, section: "broker", key: "password_file",
                                            message: "cannot read \(path): \(reason(error))")
         }
         var password = Substring(text)
         if let newline = password.firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) { password = password[..<newline] }
         if password.hasSuffix("\r") { password = password.dropLast() }
         guard !password.isEmpty else {
-            throw BridgeConfigurationError(path: configPath, section: "broker", key: "password_file",
+            throw BridgeConfigurationError(path: configPath, line: line, section: "broker", key: "password_file",
                                            message: "\(path) is empty; its first line is the password")
         }
         // Read as UTF-8, a byte that is not would reach the broker as U+FFFD: another password,
         // refused there as "not authorised" with nothing to say why.
         guard !password.unicodeScalars.contains("\u{FFFD}") else {
-            throw BridgeConfigurationError(path: configPath, section: "broker", key: "password_file",
+            throw BridgeConfigurationError(path: configPath, line: line, section: "broker", key: "password_file",
                                            message: "the first line of \(path) is not UTF-8 text; write the password in UTF-8")
         }
         return String(password)

@@ -193,6 +193,23 @@ import Glibc
         }
     }
 
+    /// A password file that cannot be read is named with the line that sets it, as every other
+    /// configuration error is.
+    @Test func anUnreadablePasswordFileNamesItsLine() throws {
+        let c = try Self.parse("[broker]\nusername = kiosk\n\npassword_file = /nonexistent/mqtt.password\n")
+        #expect(c.passwordFileLine == 4)
+        let passwordFile = try #require(c.passwordFile)
+        do {
+            _ = try BridgeConfigurationLoader.readPassword(passwordFile, configPath: "/etc/carouseld/carousel-mqtt.conf",
+                                                           line: c.passwordFileLine)
+            Issue.record("a missing password file was read")
+        } catch {
+            #expect(error.description
+                    == "/etc/carouseld/carousel-mqtt.conf:4: [broker] password_file: cannot read /nonexistent/mqtt.password: no such file")
+            #expect(error.exitStatus == .configuration)  // 78: the unit does not restart on it (docs/MQTT.md)
+        }
+    }
+
     @Test func thePasswordIsTheFirstLine() throws {
         let path = TestTemp.path("password")
         try TestTemp.write("s3cret pass\r\nsecond line\n", to: path)
