@@ -82,6 +82,37 @@ int clinux_accept(int listen_fd) {
 
 int clinux_errno(void) { return errno; }
 
+#include <sys/eventfd.h>
+
+int clinux_eventfd_create(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+int clinux_eventfd_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t n;
+    do { n = write(fd, &one, sizeof(one)); } while (n < 0 && errno == EINTR);
+    // EAGAIN: the count is at its maximum, so the descriptor is readable anyway.
+    return (n == sizeof(one) || (n < 0 && errno == EAGAIN)) ? 0 : -1;
+}
+
+int64_t clinux_eventfd_drain(int fd) {
+    uint64_t count = 0;
+    ssize_t n;
+    do { n = read(fd, &count, sizeof(count)); } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    return (int64_t)count;
+}
+
+int clinux_thread_set_name(const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof(cut) - 1);
+    cut[sizeof(cut) - 1] = 0;
+    return pthread_setname_np(pthread_self(), cut);
+}
+
+int clinux_gettid(void) { return (int)gettid(); }
+
 #include <sys/syscall.h>
 #include <sys/wait.h>
 

@@ -55,6 +55,22 @@ int clinux_accept(int listen_fd);
 /// The `errno` of the calling thread (a macro in C).
 int clinux_errno(void);
 
+/// Creates a non-blocking, close-on-exec eventfd with count 0, or -1 with errno set.
+int clinux_eventfd_create(void);
+
+/// Adds 1 to an eventfd's count (it becomes readable). Returns 0 or -1 with errno set.
+int clinux_eventfd_signal(int fd);
+
+/// Reads and resets an eventfd's count; 0 when it was not signalled (EAGAIN), -1 with errno.
+int64_t clinux_eventfd_drain(int fd);
+
+/// Names the calling thread as `ps -L`, `top -H` and /proc/PID/task/TID/comm show it
+/// (`pthread_setname_np`; at most 15 bytes, longer names are cut). Returns 0 or an errno.
+int clinux_thread_set_name(const char *name);
+
+/// The calling thread's kernel id (`gettid`), as in /proc/PID/task/TID.
+int clinux_gettid(void);
+
 /// Test helper for control authorisation: connects to the Unix socket `path` from a forked
 /// child running as `uid`/`gid` with no supplementary groups (what `setpriv --reuid --regid
 /// --clear-groups` does) and hands the connected socket back to the caller over SCM_RIGHTS, so

@@ -12,17 +12,18 @@ import Synchronization
 ///
 /// The worker owns the `IIOSensorSource` and makes every libiio call: context creation, reads,
 /// reconnection (every `retrySeconds` after a failure). It hands samples, log lines and the
-/// source's state to the loop through a `SampleHandOff` and writes a byte to a pipe.
-/// `pollDescriptor` is an epoll set of that pipe and a watchdog timerfd; `readAvailable` only
+/// source's state to the loop through a `SampleHandOff` and signals an eventfd.
+/// `pollDescriptor` is an epoll set of that eventfd and a watchdog timerfd; `readAvailable` only
 /// takes what was handed over. The loop judges silence itself: no sample for 5 expected periods
 /// (at least `minimumSilenceNanoseconds`) while the worker last said `ok` reports `stale`, which
-/// is what a hung iiod looks like from here. `stop()` never waits for the worker: it asks it to
-/// stop, and the worker releases the remote context when its current call returns.
+/// is what a hung iiod looks like from here. `stop()` never waits for the worker: it signals the
+/// worker's stop event, which ends any wait of the worker at once; a worker inside a libiio call
+/// stops when that call returns (up to libiio's 5 s network timeout), then releases the remote
+/// context (its connection to iiod) and ends. What it hands over after `stop()` is discarded.
 public final class RemoteSensorSource: SensorSource {
     public let configuration: IIOSourceConfiguration
     private let log: LogSink
     private let clock: MonotonicClock
-    private let handOff: SampleHandOff
     private var worker: Worker?
     private var descriptors: DescriptorSet?
     private var watchdogFD: Int32 = -1
@@ -44,7 +45,6 @@ public final class RemoteSensorSource: SensorSource {
         self.clock = clock
         state = SampleHandOff.State(status: .absent, message: "not started",
                                     name: configuration.device ?? "iio")
-        handOff = SampleHandOff(initial: state)
     }
 
     deinit { stop() }
@@ -70,34 +70,43 @@ public final class RemoteSensorSource: SensorSource {
     public func start() throws(SensorError) {
         guard worker == nil else { return }
         let set: DescriptorSet
-        do { set = try DescriptorSet() } catch {
-            throw SensorError.io(device: name, what: "epoll_create1", errno: error.errno.rawValue)
-        }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SensorError.io(device: name, what: "pipe", errno: errno) }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let wake: EventNotifier, stopEvent: EventNotifier
+        do {
+            set = try DescriptorSet()
+            wake = try EventNotifier()
+            stopEvent = try EventNotifier()
+        } catch {
+            throw SensorError.io(device: name, what: error.call, errno: error.errno.rawValue)
         }
         let timer = clinux_timerfd_create()
-        if timer < 0 {
-            let code = clinux_errno()
-            close(ends[0]); close(ends[1])
-            throw SensorError.io(device: name, what: "timerfd_create", errno: code)
-        }
-        let w = Worker(configuration: configuration, handOff: handOff, wakeRead: ends[0], wakeWrite: ends[1])
-        guard w.spawn() else {
+        if timer < 0 { throw SensorError.io(device: name, what: "timerfd_create", errno: clinux_errno()) }
+        // A hand-off per worker: a stopped worker still inside a libiio call hands its last
+        // batch to one nobody reads, never to its successor's.
+        let w = Worker(configuration: configuration, handOff: SampleHandOff(initial: state), wake: wake, stopEvent: stopEvent)
+        do {
+            try DetachedThread.spawn(name: Self.threadName) { w.run() }
+        } catch {
             close(timer)
-            throw SensorError.io(device: name, what: "pthread_create", errno: EAGAIN)
+            throw SensorError.io(device: name, what: "pthread_create", errno: error.errno.rawValue)
         }
         worker = w
         watchdogFD = timer
-        set.replaceMembers(with: [ends[0], timer])
+        set.replaceMembers(with: [wake.fd, timer])
         descriptors = set
         lastSampleNanoseconds = clock.nowNanoseconds()
         silent = false
         let window = Self.minimumSilenceNanoseconds / 2
         _ = clinux_timerfd_set(timer, window, window)
+    }
+
+    /// The worker's thread name (/proc/PID/task/TID/comm, `top -H`).
+    public static let threadName = "carouseld-iiod"
+
+    /// The running worker's kernel thread id (/proc/self/task/TID), once its thread has started;
+    /// nil before, and after `stop()`.
+    var workerThreadID: Int32? {
+        guard let id = worker?.threadID.load(ordering: .acquiring), id > 0 else { return nil }
+        return id
     }
 
     public func stop() {
@@ -112,9 +121,9 @@ public final class RemoteSensorSource: SensorSource {
 
     public func readAvailable(into samples: inout [IMUSample]) throws(SensorError) {
         guard let worker else { return }
-        worker.drainWake()
+        worker.wake.drain()
         if watchdogFD >= 0 { _ = clinux_timerfd_read(watchdogFD) }
-        let batch = handOff.take()
+        let batch = worker.handOff.take()
         for line in batch.logs { log(line.level, line.text) }
         if batch.droppedSamples > 0 {
             log(.warning, "\(state.name): the loop fell behind; \(batch.droppedSamples) remote samples dropped")
@@ -132,63 +141,39 @@ public final class RemoteSensorSource: SensorSource {
     }
 }
 
-/// The thread that owns the remote `IIOSensorSource`; shares only `handOff`, the pipe and the
-/// stop flag with the loop.
-private final class Worker: @unchecked Sendable {
+/// The thread that owns the remote `IIOSensorSource`; shares only `handOff`, the two event
+/// descriptors and the stop flag with the loop.
+private final class Worker: Sendable {
     let configuration: IIOSourceConfiguration
     let handOff: SampleHandOff
-    let wakeRead: Int32
-    let wakeWrite: Int32
+    /// Worker → loop: something was handed over.
+    let wake: EventNotifier
+    /// Loop → worker: stop. The worker waits on it (with the source's descriptor while
+    /// reading, alone with the retry pause as timeout while retrying), so a stop request ends
+    /// any wait at once and an idle worker sleeps until its next retry.
+    let stopEvent: EventNotifier
     private let stopRequested = Atomic<Bool>(false)
+    /// `gettid()` of the thread, 0 until it runs.
+    let threadID = Atomic<Int32>(0)
 
-    init(configuration: IIOSourceConfiguration, handOff: SampleHandOff, wakeRead: Int32, wakeWrite: Int32) {
+    init(configuration: IIOSourceConfiguration, handOff: SampleHandOff, wake: EventNotifier, stopEvent: EventNotifier) {
         self.configuration = configuration
         self.handOff = handOff
-        self.wakeRead = wakeRead
-        self.wakeWrite = wakeWrite
+        self.wake = wake
+        self.stopEvent = stopEvent
     }
 
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
-    /// Starts the detached thread, which holds a reference to `self` until it ends.
-    func spawn() -> Bool {
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        defer { pthread_attr_destroy(&attributes) }
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, &attributes, { context in
-            let worker = Unmanaged<Worker>.fromOpaque(context!).takeRetainedValue()
-            worker.run()
-            return nil
-        }, context)
-        if result != 0 { Unmanaged<Worker>.fromOpaque(context).release() }
-        return result == 0
-    }
-
+    /// Asks the worker to stop; it does when its current libiio call returns (at once when it
+    /// waits), then releases the remote context and ends. Never waits.
     func requestStop() {
         stopRequested.store(true, ordering: .releasing)
-        wake()
+        stopEvent.signal()
     }
 
     private var stopping: Bool { stopRequested.load(ordering: .acquiring) }
 
-    /// Empties the wake pipe (the loop's side).
-    func drainWake() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &buffer, buffer.count) > 0 {}
-    }
-
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
-
-    private func run() {
+    func run() {
+        threadID.store(clinux_gettid(), ordering: .releasing)
         let handOff = self.handOff
         let source = IIOSensorSource(configuration: configuration, log: { level, text in handOff.log(level, text) })
         var started = false
@@ -198,7 +183,7 @@ private final class Worker: @unchecked Sendable {
             let device = source.selectedDevice
             let state = SampleHandOff.State(status: source.status, message: source.statusMessage, name: source.name,
                                             rateHz: source.sampleRateHz, deviceName: device?.name, devicePath: device?.path)
-            if state != lastState { handOff.publish(state); lastState = state; wake() }
+            if state != lastState { handOff.publish(state); lastState = state; wake.signal() }
         }
         while !stopping {
             if !started {
@@ -211,15 +196,18 @@ private final class Worker: @unchecked Sendable {
                     let state = SampleHandOff.State(status: .error, message: "\(error); retrying", name: source.name)
                     if state != lastState {
                         handOff.log(.error, "sensor \(source.name): \(error)")
-                        handOff.publish(state); lastState = state; wake()
+                        handOff.publish(state); lastState = state; wake.signal()
                     }
-                    pause(milliseconds: Int32(RemoteSensorSource.retrySeconds) * 1000)
+                    pauseBeforeRetry()
                     continue
                 }
             }
             guard let fd = source.pollDescriptor else { started = false; continue }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 200) > 0 else { continue }
+            // No timeout: the source's own watchdog timerfd is in its set, and a stop request
+            // makes `stopEvent` readable.
+            var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stopEvent.fd, events: Int16(POLLIN), revents: 0)]
+            guard poll(&entries, 2, -1) > 0, entries[0].revents != 0, !stopping else { continue }
             samples.removeAll(keepingCapacity: true)
             do {
                 try source.readAvailable(into: &samples)
@@ -227,19 +215,15 @@ private final class Worker: @unchecked Sendable {
                 source.stop()
                 started = false
             }
-            if !samples.isEmpty { handOff.push(samples); wake() }
+            if !samples.isEmpty { handOff.push(samples); wake.signal() }
             publish()
-            if !started { pause(milliseconds: Int32(RemoteSensorSource.retrySeconds) * 1000) }
+            if !started { pauseBeforeRetry() }
         }
         source.stop()
     }
 
-    /// Sleeps up to `milliseconds`, in steps short enough to notice a stop request.
-    private func pause(milliseconds: Int32) {
-        var left = milliseconds
-        while left > 0, !stopping {
-            usleep(50_000)
-            left -= 50
-        }
+    /// Waits `RemoteSensorSource.retrySeconds`, or less when a stop is requested.
+    private func pauseBeforeRetry() {
+        _ = stopEvent.wait(timeoutMilliseconds: Int32(RemoteSensorSource.retrySeconds) * 1000)
     }
 }
