@@ -54,6 +54,14 @@ struct WatchSettings: Equatable {
     var orientation = false
 }
 
+/// A request answered later than it is read (docs/PROTOCOL.md "Replies").
+enum PendingReply: Equatable {
+    /// `recenter_tilt` waits for a fresh tilt estimate until this CLOCK_MONOTONIC time, ns.
+    case recenter(deadline: Int64)
+    /// `sensors` waits for a listing run off the loop (`SensorListings`).
+    case sensors
+}
+
 /// What the daemon keeps per connection: framing, rights, lifecycle, the publishing cursor and
 /// the outbox.
 final class ClientSession {
@@ -71,9 +79,9 @@ final class ClientSession {
     var lastStateTime: Int64?
     /// In the core's flush queue (`DaemonCore.takeClientsToFlush`).
     var queuedForFlush = false
-    /// Until when (CLOCK_MONOTONIC ns) this client's `recenter_tilt` waits for a fresh tilt
-    /// estimate; its later requests wait with it. nil: no request waits.
-    var recenterDeadline: Int64?
+    /// The request of this client that is answered later, nil when none: its later requests
+    /// wait with it, so replies keep the order of requests.
+    var pendingReply: PendingReply?
     /// CLOCK_MONOTONIC ns of the last request line (or of the connection): the idle timeout of
     /// an unsubscribed client without control rights counts from here (`DaemonCore+Idle`).
     var lastRequestTime: Int64
@@ -95,6 +103,13 @@ final class ClientSession {
     /// The watch in effect, nil when not watching (or not open).
     var watch: WatchSettings? {
         if case let .open(s) = lifecycle { return s.watch }
+        return nil
+    }
+
+    /// Until when (CLOCK_MONOTONIC ns) this client's `recenter_tilt` waits for a fresh tilt
+    /// estimate; nil when it does not wait for one.
+    var recenterDeadline: Int64? {
+        if case let .recenter(deadline) = pendingReply { return deadline }
         return nil
     }
 

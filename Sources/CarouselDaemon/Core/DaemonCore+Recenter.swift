@@ -24,7 +24,7 @@ extension DaemonCore {
             send(.error(ProtocolError(.unavailable, "no tilt estimate: \(why)", cmd: request.cmd)), to: s)
             return
         }
-        s.recenterDeadline = now + Self.recenterWaitNanoseconds
+        s.pendingReply = .recenter(deadline: now + Self.recenterWaitNanoseconds)
         recenterWaiters.append(s)
     }
 
@@ -79,11 +79,6 @@ extension DaemonCore {
                                       _ answer: (ClientSession) -> Void) {
         let done = recenterWaiters.filter(matches)
         recenterWaiters.removeAll(where: matches)
-        for s in done {
-            s.recenterDeadline = nil
-            markForFlush(s)  // the shell reads its input again (`acceptsInput`)
-            answer(s)
-        }
-        for s in done { handleBufferedLines(of: s, now: now) }
+        answerPendingReplies(of: done, now: now, answer)
     }
 }

@@ -27,7 +27,7 @@ extension DaemonCore {
         case .status:
             send(statusMessage(now: now), to: s)
         case .sensors:
-            send(.sensors(json: sensorsProvider()), to: s)
+            handleSensors(from: s, now: now)
         case let .samples(enable):
             setSubscription(of: s) { $0.samples = enable }
             acknowledge(request, to: s, now: now)

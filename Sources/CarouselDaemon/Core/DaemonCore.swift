@@ -63,8 +63,11 @@ public final class DaemonCore {
     var clientDisplayRotation: DisplayRotation?
     /// Answers `reload`: nil on success, else why the running configuration was kept.
     public var reloadHandler: () -> String? = { "reload is not supported" }
-    /// Answers `sensors`: the JSON array of docs/CLI.md "sensors".
-    public var sensorsProvider: () -> String = { "[]" }
+    /// The libiio context URI whose sensors `sensors` lists (`[sensor] uri`, `local:` when empty).
+    public var sensorsURI = "local:"
+    /// Starts listing the sensors of a URI off the loop (the shell's thread), to be reported
+    /// with `sensorListingFinished(_:outcome:now:)`; returns nil, or why it could not start.
+    public var startSensorListing: (SensorListingID, String) -> String? = { _, _ in "listing sensors is not supported" }
     /// Told when a client is dropped because its unsent output passed the bound: the client,
     /// its peer credentials and why (one line, for a warning naming the fd).
     public var clientDropped: (ClientID, PeerCredentials, String) -> Void = { _, _, _ in }
@@ -89,6 +92,8 @@ public final class DaemonCore {
     var sensorRunning = false
     /// Clients whose `recenter_tilt` waits for a fresh estimate, oldest first.
     var recenterWaiters: [ClientSession] = []
+    /// `sensors` requests and the listings that answer them.
+    var sensorListings = SensorListings()
     /// Settings clients changed at runtime, kept across reloads.
     var overrides = RuntimeOverrides()
     var sessions: [ClientID: ClientSession] = [:]
@@ -242,14 +247,14 @@ public final class DaemonCore {
         return s.subscription != .none
     }
 
-    /// Whether the shell should read more of `id`'s input now: false while a `recenter_tilt` of
-    /// it waits for a fresh estimate. Its later requests wait with it, so what it sends in the
-    /// meantime (up to 2 s of it) would otherwise pile up unread in its framer without bound; the
-    /// shell stops reading instead, and the peer's writes block once its socket is full. When
-    /// the wait ends the connection is put in the flush queue (`takeClientsToFlush`), where the
-    /// shell asks again.
+    /// Whether the shell should read more of `id`'s input now: false while a request of it is
+    /// answered later (a `recenter_tilt` waiting for a fresh estimate, a `sensors` waiting for
+    /// its listing). Its later requests wait with it, so what it sends in the meantime (up to
+    /// 3 s of it) would otherwise pile up unread in its framer without bound; the shell stops
+    /// reading instead, and the peer's writes block once its socket is full. When the wait ends
+    /// the connection is put in the flush queue (`takeClientsToFlush`), where the shell asks again.
     public func acceptsInput(from id: ClientID) -> Bool {
-        sessions[id]?.recenterDeadline == nil
+        sessions[id]?.pendingReply == nil
     }
 
     /// Whether `id`'s connection is to be shut down for writing once its output is flushed.
@@ -269,6 +274,7 @@ public final class DaemonCore {
         }
         for (_, t) in lingering { consider(t) }
         for s in recenterWaiters { if let t = s.recenterDeadline { consider(t) } }
+        if let t = sensorListings.nextDeadline { consider(t) }
         if let t = nextIdleDeadline { consider(t) }
         return deadline
     }
@@ -311,6 +317,7 @@ public final class DaemonCore {
         s.lifecycle = .closed  // a queued flush of it finds nothing to do
         lingering[id] = nil
         recenterWaiters.removeAll { $0 === s }
+        sensorListings.forget(id)
         if let i = order.firstIndex(of: id) { order.remove(at: i) }
         rosterChanged()
     }
@@ -336,10 +343,10 @@ public final class DaemonCore {
     }
 
     /// Answers the complete lines `s` has sent, in order, until none is left or one must be
-    /// answered later (a `recenter_tilt` waiting for a fresh estimate: the lines after it wait
-    /// with it, so replies keep the order of the requests).
+    /// answered later (`PendingReply`: the lines after it wait with it, so replies keep the
+    /// order of the requests).
     func handleBufferedLines(of s: ClientSession, now: Int64) {
-        while s.isOpen, s.recenterDeadline == nil {
+        while s.isOpen, s.pendingReply == nil {
             let line: ArraySlice<UInt8>?
             do {
                 line = try s.framer.nextLine()
@@ -446,6 +453,7 @@ public final class DaemonCore {
         }
         expireIdleClients(now: now)
         expireRecenterWaits(now: now)
+        expireSensorListings(now: now)
         publish(now: now)
     }
 

@@ -24,6 +24,7 @@ final class DaemonRuntime {
         static let acceptRetry: UInt64 = 6
         static let sensorProxyBus: UInt64 = 7
         static let sensorProxyTimer: UInt64 = 8
+        static let sensorListing: UInt64 = 9
         static let clientBase: UInt64 = 1 << 32
     }
 
@@ -56,6 +57,9 @@ final class DaemonRuntime {
     /// The out-of-descriptors warning was logged and no `accept` has succeeded since.
     private var acceptStarvationLogged = false
     private static let acceptRetryNanoseconds: Int64 = 100_000_000
+
+    /// The `sensors` request's listings, each on a thread of its own.
+    private let sensorListing: SensorListingRunner
 
     /// `net.hadess.SensorProxy` on the system bus, while `[server] sensor_proxy` is on.
     private var sensorProxy: SensorProxyService?
@@ -102,6 +106,7 @@ final class DaemonRuntime {
         self.log = options.logger
         self.sensorLog = options.logger.limited(by: RepeatedLogLimiter())
         self.epoll = try Epoll()
+        self.sensorListing = try SensorListingRunner()
         let now = clinux_monotonic_ns()
         let c = options.configuration
         let engine = CarouselEngine(configuration: EngineSetup.carouselConfiguration(c), time: 0)
@@ -113,7 +118,8 @@ final class DaemonRuntime {
         self.policy = ControlPolicy(daemonUID: UInt32(geteuid()),
                                     controlGID: c.server.controlGroup.isEmpty ? nil : UnixListener.groupID(c.server.controlGroup))
         core.configPath = options.configurationPath.map(ConfigurationFile.absolute)
-        core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: c.sensor.uri) }
+        core.sensorsURI = Self.sensorsURI(c)
+        core.startSensorListing = { [unowned self] id, uri in self.sensorListing.start(id, uri: uri) }
         core.reloadHandler = { [unowned self] in self.reload() }
         core.clientDropped = { [unowned self] id, peer, why in
             let fd = self.clients[id].map { String($0.fd.rawValue) } ?? "?"
@@ -180,9 +186,9 @@ final class DaemonRuntime {
         if outcome.applied { log.info("calibration \(path) applied") }
     }
 
-    static func sensorsJSON(uri: String) -> String {
-        guard let inventory = try? SensorDiscovery.inventory(uri: uri.isEmpty ? nil : uri) else { return "[]" }
-        return SensorInfo.jsonArray(inventory.sensors)
+    /// The context the `sensors` request lists: `[sensor] uri`, or `local:`.
+    static func sensorsURI(_ c: DaemonConfiguration) -> String {
+        c.sensor.uri.isEmpty ? "local:" : c.sensor.uri
     }
 
     // MARK: - Start and stop
@@ -202,6 +208,7 @@ final class DaemonRuntime {
             try epoll.add(signalFD, events: Epoll.readable, token: Token.signals)
             try epoll.add(frameTimerFD, events: Epoll.readable, token: Token.frameTimer)
             try epoll.add(acceptRetryFD, events: Epoll.readable, token: Token.acceptRetry)
+            try epoll.add(sensorListing.pollDescriptor, events: Epoll.readable, token: Token.sensorListing)
         } catch {
             log.error(error.description)
             return .software
@@ -314,6 +321,10 @@ final class DaemonRuntime {
                 case Token.acceptRetry:
                     _ = clinux_timerfd_read(acceptRetryFD)
                     resumeAccepting()
+                case Token.sensorListing:
+                    for finished in sensorListing.takeFinished() {
+                        core.sensorListingFinished(finished.id, outcome: finished.outcome, now: now)
+                    }
                 case Token.sensorProxyBus, Token.sensorProxyTimer:
                     sensorProxy?.handle(token: event.token, now: now)
                 default:
@@ -374,7 +385,7 @@ final class DaemonRuntime {
         }
         policy.controlGID = new.server.controlGroup.isEmpty ? nil : UnixListener.groupID(new.server.controlGroup)
         core.limits = Self.limits(new)
-        core.sensorsProvider = { DaemonRuntime.sensorsJSON(uri: new.sensor.uri) }
+        core.sensorsURI = Self.sensorsURI(new)
         if new.carousel != old.carousel || new.tilt != old.tilt {
             core.reconfigure(EngineSetup.carouselConfiguration(new), now: now)
         }
