@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import MotionFusion
+import Testing
+@testable import IIOSensors
+
+/// The remote worker waits on events, never on a clock: between reconnection attempts it sleeps
+/// until the next one or a stop request, and a stop request ends it at once. Its iiod is a
+/// loopback port nobody listens on, so every attempt is refused at once and the worker spends
+/// its time in the retry pause (`RemoteSensorSource.retrySeconds`).
+@Suite(.serialized) struct RemoteSensorSourceStopTests {
+    /// A loopback TCP port that was free a moment ago (bound to port 0, then closed).
+    static func closedPort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// A started source whose worker has reported its first refused connection; returns it
+    /// with the worker's thread id.
+    static func startedAndRefused() throws -> (RemoteSensorSource, Int32) {
+        let source = RemoteSensorSource(configuration: IIOSourceConfiguration(uri: "ip:127.0.0.1:\(try closedPort())"))
+        try source.start()
+        var samples: [IMUSample] = []
+        let deadline = clinux_monotonic_ns() + 10_000_000_000
+        while source.status != .error, clinux_monotonic_ns() < deadline {
+            var entry = pollfd(fd: try #require(source.pollDescriptor), events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 100)
+            try source.readAvailable(into: &samples)
+        }
+        #expect(source.status == .error, "the worker never reported the refused connection: \(source.statusMessage ?? "")")
+        return (source, try #require(source.workerThreadID))
+    }
+
+    /// `voluntary_ctxt_switches` of a thread of this process: how often it went to sleep and
+    /// was woken.
+    static func wakeUps(ofThread id: Int32) throws -> Int {
+        let text = try #require(readText("/proc/self/task/\(id)/status"))
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+        return try #require(Int(line.split(separator: ":")[1].filter { !$0.isWhitespace }))
+    }
+
+    static func readText(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var text = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), file) != nil { text += String(cString: buffer) }
+        return text
+    }
+
+    static func threadExists(_ id: Int32) -> Bool { access("/proc/self/task/\(id)", F_OK) == 0 }
+
+    @Test func theWorkerIsNamedForTopAndPs() throws {
+        let (source, thread) = try Self.startedAndRefused()
+        defer { source.stop() }
+        #expect(Self.readText("/proc/self/task/\(thread)/comm") == "carouseld-iiod\n")
+    }
+
+    /// 0.6 s of a 1 s retry pause: the worker sleeps through it (a clock of 50 ms slices woke
+    /// it 12 times).
+    @Test func anIdleWorkerSleepsThroughItsRetryPause() throws {
+        let (source, thread) = try Self.startedAndRefused()
+        defer { source.stop() }
+        let before = try Self.wakeUps(ofThread: thread)
+        usleep(600_000)
+        let woken = try Self.wakeUps(ofThread: thread) - before
+        // At most one reconnection attempt (one wake-up and its refused connect) in the window.
+        #expect(woken <= 2, "the idle worker woke \(woken) times in 0.6 s")
+    }
+
+    /// From `stop()` to the worker's thread being gone, in 10 stops of a worker in its retry
+    /// pause: a worker that notices the request on its next 50 ms tick takes 25 ms on average.
+    @Test func stopEndsAWaitingWorkerAtOnce() throws {
+        var latencies: [Double] = []
+        for _ in 0..<10 {
+            let (source, thread) = try Self.startedAndRefused()
+            let t0 = clinux_monotonic_ns()
+            source.stop()
+            while Self.threadExists(thread), clinux_monotonic_ns() - t0 < 1_000_000_000 { usleep(200) }
+            #expect(!Self.threadExists(thread))
+            latencies.append(Double(clinux_monotonic_ns() - t0) * 1e-6)
+        }
+        let mean = latencies.reduce(0, +) / Double(latencies.count)
+        #expect(mean < 10, "stop took \(latencies.map { Int($0.rounded()) }) ms, mean \(mean) ms")
+    }
+}
