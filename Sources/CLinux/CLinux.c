@@ -47,13 +47,17 @@ int clinux_timerfd_set(int fd, int64_t initial_ns, int64_t interval_ns) {
     return timerfd_settime(fd, 0, &spec, NULL);
 }
 
-int64_t clinux_timerfd_read(int fd) {
+// Reads the 8-byte counter of a non-blocking timerfd or eventfd (which resets it): 0 when it
+// is not readable (EAGAIN), -1 with errno on error.
+static int64_t read_counter(int fd) {
     uint64_t count = 0;
     ssize_t n;
     do { n = read(fd, &count, sizeof(count)); } while (n < 0 && errno == EINTR);
     if (n < 0) return errno == EAGAIN ? 0 : -1;
     return (int64_t)count;
 }
+
+int64_t clinux_timerfd_read(int fd) { return read_counter(fd); }
 
 int64_t clinux_monotonic_ns(void) {
     struct timespec ts;
@@ -96,13 +100,7 @@ int clinux_eventfd_signal(int fd) {
     return (n == sizeof(one) || (n < 0 && errno == EAGAIN)) ? 0 : -1;
 }
 
-int64_t clinux_eventfd_drain(int fd) {
-    uint64_t count = 0;
-    ssize_t n;
-    do { n = read(fd, &count, sizeof(count)); } while (n < 0 && errno == EINTR);
-    if (n < 0) return errno == EAGAIN ? 0 : -1;
-    return (int64_t)count;
-}
+int64_t clinux_eventfd_drain(int fd) { return read_counter(fd); }
 
 int clinux_thread_set_name(const char *name) {
     char cut[16];

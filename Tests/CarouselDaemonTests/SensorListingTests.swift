@@ -78,8 +78,9 @@ import Testing
         var refusal: String?
     }
 
-    static func harness() -> (CoreHarness, Listings) {
-        let h = CoreHarness()
+    /// The core, its recorded listings, and `clients` connections past their greeting.
+    static func harness(clients: Int = 1) -> (CoreHarness, Listings, [ClientID]) {
+        var h = CoreHarness()
         let listings = Listings()
         h.core.sensorsURI = uri
         h.core.startSensorListing = { id, uri in
@@ -87,13 +88,14 @@ import Testing
             listings.started.append((id, uri))
             return nil
         }
-        return (h, listings)
+        let ids = (0..<clients).map { _ in h.connect() }
+        for id in ids { _ = h.read(id) }
+        return (h, listings, ids)
     }
 
     @Test func theReplyWaitsForTheListingAndTheClientsLaterRequestsWaitWithIt() throws {
-        var (h, listings) = Self.harness()
-        let c = h.connect(), other = h.connect()
-        _ = h.read(c); _ = h.read(other)
+        var (h, listings, ids) = Self.harness(clients: 2)
+        let c = ids[0], other = ids[1]
         h.send(#"{"cmd":"sensors"}"#, from: c)
         h.send(#"{"cmd":"status"}"#, from: c)
         #expect(listings.started.map(\.1) == [Self.uri])
@@ -120,9 +122,8 @@ import Testing
     }
 
     @Test func aFailedListingIsUnavailableNamingTheURIAndWhy() throws {
-        var (h, listings) = Self.harness()
-        let a = h.connect(), b = h.connect()
-        _ = h.read(a); _ = h.read(b)
+        let (h, listings, ids) = Self.harness(clients: 2)
+        let a = ids[0], b = ids[1]
         h.send(#"{"cmd":"sensors"}"#, from: a)
         h.send(#"{"cmd":"sensors"}"#, from: b)
         #expect(listings.started.count == 1)  // b joined a's listing
@@ -137,9 +138,8 @@ import Testing
     }
 
     @Test func theWaitEndsAfterThreeSecondsAndTheListingsLateEndWritesNothing() throws {
-        var (h, listings) = Self.harness()
-        let c = h.connect()
-        _ = h.read(c)
+        var (h, listings, ids) = Self.harness()
+        let c = ids[0]
         let start = h.now
         h.send(#"{"cmd":"sensors"}"#, from: c)
         h.send(#"{"cmd":"sensors"}"#, from: c)
@@ -160,9 +160,8 @@ import Testing
     }
 
     @Test func aClientThatLeavesWithItsListingInFlightGetsNothingAndItsSuccessorOnlyItsOwn() throws {
-        var (h, listings) = Self.harness()
-        let gone = h.connect()
-        _ = h.read(gone)
+        var (h, listings, ids) = Self.harness()
+        let gone = ids[0]
         h.send(#"{"cmd":"sensors"}"#, from: gone)
         h.core.clientDisconnected(gone)
         let next = h.connect()
@@ -174,10 +173,9 @@ import Testing
     }
 
     @Test func aListingThatCannotStartIsUnavailableAtOnce() throws {
-        var (h, listings) = Self.harness()
+        let (h, listings, ids) = Self.harness()
+        let c = ids[0]
         listings.refusal = "pthread_create carouseld-list: Resource temporarily unavailable (errno 11)"
-        let c = h.connect()
-        _ = h.read(c)
         h.send(#"{"cmd":"sensors"}"#, from: c)
         #expect(h.read(c) == [try WireJSONParser.parse(#"""
             {"class":"ERROR","code":"unavailable","message":"cannot list the sensors of ip:192.0.2.10: pthread_create carouseld-list: Resource temporarily unavailable (errno 11)","cmd":"sensors"}
