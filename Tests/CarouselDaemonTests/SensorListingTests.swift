@@ -79,8 +79,9 @@ import Testing
     }
 
     /// The core, its recorded listings, and `clients` connections past their greeting.
-    static func harness(clients: Int = 1) -> (CoreHarness, Listings, [ClientID]) {
-        var h = CoreHarness()
+    static func harness(clients: Int = 1, control: Bool = true,
+                        limits: DaemonCore.Limits = DaemonCore.Limits()) -> (CoreHarness, Listings, [ClientID]) {
+        var h = CoreHarness(limits: limits)
         let listings = Listings()
         h.core.sensorsURI = uri
         h.core.startSensorListing = { id, uri in
@@ -88,7 +89,7 @@ import Testing
             listings.started.append((id, uri))
             return nil
         }
-        let ids = (0..<clients).map { _ in h.connect() }
+        let ids = (0..<clients).map { _ in h.connect(control: control) }
         for id in ids { _ = h.read(id) }
         return (h, listings, ids)
     }
@@ -170,6 +171,25 @@ import Testing
         #expect(h.read(next).isEmpty)
         #expect(h.core.pendingOutput(for: gone).isEmpty)
         #expect(h.core.nextDeadline == nil)
+    }
+
+    /// `idle_timeout_s` 0.1 and a client without control rights: its wait for the listing is
+    /// not idleness; the timeout counts again from the reply.
+    @Test func aClientWaitingForItsListingIsNotIdle() throws {
+        var (h, listings, ids) = Self.harness(control: false, limits: DaemonCore.Limits(idleTimeoutNanoseconds: 100_000_000))
+        let c = ids[0]
+        let start = h.now
+        h.send(#"{"cmd":"sensors"}"#, from: c)
+        #expect(h.core.nextDeadline == start + 3 * Self.s)
+        h.now = start + 2 * Self.s
+        h.core.tick(now: h.now)
+        #expect(h.read(c).isEmpty)
+        h.core.sensorListingFinished(listings.started[0].0, outcome: .listed(json: Self.list), now: h.now)
+        #expect(h.read(c).map { $0["class"] } == [.string("SENSORS")])
+        #expect(h.core.nextDeadline == h.now + 100_000_000)
+        h.now += 100_000_000
+        h.core.tick(now: h.now)
+        #expect(h.read(c).map { $0["code"] } == [.string("idle_timeout")])
     }
 
     @Test func aListingThatCannotStartIsUnavailableAtOnce() throws {

@@ -8,7 +8,8 @@ import CarouselProtocol
 /// already protects from everyone else and which may hold a connection idle on purpose
 /// (`carouselctl calibrate` keeps one open while the operator turns the device between poses;
 /// a `recenter_tilt` waiting for an estimate needs control rights too).
-/// The time counts from the connection or its last request line (blank lines do not count).
+/// The time counts from the connection, its last request line (blank lines do not count) or the
+/// reply to a request answered later (`PendingReply`).
 extension DaemonCore {
     /// When the next idle connection times out, CLOCK_MONOTONIC ns; nil when none can (no
     /// unsubscribed connection without control rights, or `idleTimeoutNanoseconds` 0).
@@ -37,6 +38,8 @@ extension DaemonCore {
 }
 
 extension ClientSession {
-    /// Whether the idle timeout applies while it neither watches nor streams samples.
-    var mayTimeOut: Bool { !mayControl }
+    /// Whether the idle timeout applies while it neither watches nor streams samples: not to a
+    /// client waiting for a reply (a `sensors` listing takes up to 3 s, longer than the
+    /// shortest `idle_timeout_s`), whose idle time counts again from the reply.
+    var mayTimeOut: Bool { !mayControl && pendingReply == nil }
 }

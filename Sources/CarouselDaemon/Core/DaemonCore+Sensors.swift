@@ -49,10 +49,11 @@ extension DaemonCore {
 
     /// Ends the wait of each of `sessions` for its pending reply: `answer` queues the reply,
     /// then each goes on with the requests it sent meanwhile (the shell reads its input again:
-    /// `acceptsInput`).
+    /// `acceptsInput`). Its idle time counts from the reply (`DaemonCore+Idle`).
     func answerPendingReplies(of sessions: [ClientSession], now: Int64, _ answer: (ClientSession) -> Void) {
         for s in sessions {
             s.pendingReply = nil
+            s.lastRequestTime = now
             markForFlush(s)
             answer(s)
         }
