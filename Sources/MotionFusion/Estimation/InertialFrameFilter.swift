@@ -92,9 +92,10 @@ import Darwin
 ///
 /// *Drift prediction* (`DriftPredictor`, on by default): while the device keeps turning the
 /// same way, the gyro's errors make gravity drift in the strapdown frame, and the low-pass
-/// follows that drift `τ` behind; the estimate returned is `u` turned forward by `τ` along the
-/// drift measured over 20 s, weighted by the sustained rate of turn (nothing below 30 °/s).
-/// The filter's own state keeps `u`. BROAD 01: 0.553° → 0.464°; 21: 1.475° → 1.412°.
+/// follows that drift `τ` behind; the estimate returned is `u` turned forward by the lag the
+/// low-pass leaves behind the drift measured over 20 s, scaled to the present turn and
+/// weighted by the sustained rate of turn (nothing below 30 °/s), so the lag ends with the
+/// turn. The filter's own state keeps `u`. BROAD 01: 0.553° → 0.463°; 21: 1.475° → 1.388°.
 ///
 /// *Rotation at a distance* (`LeverArmCompensator`, off by default: `leverArmTimeConstant` 0):
 /// the tangential and centripetal acceleration `ω̇ × r + ω × (ω × r)` of a sensor turned about
@@ -278,12 +279,15 @@ public struct InertialFrameFilter: Sendable {
         let compensating = leverArmTimeConstant > 0
         var compensated = false
         var turned = false
+        var omega = Vector3.zero
+        // This step's low-pass coefficients, which the drift's lag model follows too.
+        var a1 = 0.0, a2 = 0.0, a3 = 0.0, filtered = false
         // This step's time constant uses the rate and the disturbance measured up to the
         // previous sample: the square roots and the division that make it do not wait for this
         // sample's innovation, which itself waits for the previous step's up vector.
         var tau = timeConstant
         if let w = gyro, FusionFilter.allFinite(w) {
-            var omega = w - gyroBias
+            omega = w - gyroBias
             atRest = rest.update(gyro: w, omega: omega, accelDirection: a, norm: norm, dt: dt)
             if atRest, biasTimeConstant > 0 {
                 if dt != biasStep {
@@ -349,7 +353,10 @@ public struct InertialFrameFilter: Sendable {
             if startSeconds >= tau { starting = false }
         } else if tau.isFinite {
             let g = Self.tanHalf(dt / tau)
-            let a1 = 1 / (1 + g * (g + Self.damping2)), a2 = g * a1, a3 = g * a2
+            a1 = 1 / (1 + g * (g + Self.damping2))
+            a2 = g * a1
+            a3 = g * a2
+            filtered = true
             let v3 = accel - z2
             let v1 = z1 * a1 + v3 * a2
             output = z2 + z1 * a2 + v3 * a3
@@ -362,11 +369,15 @@ public struct InertialFrameFilter: Sendable {
         band = z1
         low = z2
         up = u
-        // Gravity's drift is learned and predicted only while the device moves under the
-        // moving rule (not at rest, nor in the start's running mean) with a gyro.
+        // Gravity's drift is learned only while the device moves under the moving rule (not at
+        // rest, nor in the start's running mean) with a gyro; the lag behind it is followed on
+        // every step of the low-pass, so that it decays at rest and without gyro.
         if turned, !atRest, !starting, tau.isFinite {
             drift.observe(previous: previous, up: u, dt: dt)
-            estimate = drift.predict(u, lag: tau)
+        }
+        if filtered {
+            drift.followLag(omega: atRest ? .zero : omega, dt: dt, a1: a1, a2: a2, a3: a3)
+            estimate = drift.predict(u)
         } else {
             estimate = u
         }
