@@ -101,4 +101,31 @@ import Testing
         #expect(with.peak < 0.6, "largest error after the stop with prediction: \(with.peak)° (without: \(without.peak)°)")
         #expect(with.largestStep < 0.05, "largest step of the estimate after the stop: \(with.largestStep)°")
     }
+
+    /// A step of the least positive `dt` (a caller's own clock, not `AttitudeEstimator`'s
+    /// whole nanoseconds) in the middle of a turn the prediction follows: the drift's mean
+    /// weighs the step's rate `Δu / dt` by `(1 − e^(−dt/T)) / dt`, which tends to `1/T`, so the
+    /// estimate stays finite (`Δu · (1/dt)` is `0 · ∞` there) and the turn goes on as before.
+    @Test func aVanishingStepKeepsTheEstimateFinite() {
+        let omega = 2.0, dt = 0.01
+        func up(_ t: Double) -> Vector3 { Vector3(0, sin(omega * t), cos(omega * t)) }
+        func gyro() -> Vector3 { Vector3(1.01 * omega, 0, 0) }
+        var filter = InertialFrameFilter(), reference = InertialFrameFilter()
+        for k in 0...3000 {
+            let t = Double(k) * dt
+            _ = filter.update(accel: up(t) * standardGravity, gyro: gyro(), dt: dt)
+            _ = reference.update(accel: up(t) * standardGravity, gyro: gyro(), dt: dt)
+        }
+        let t0 = 3000 * dt
+        let tiny = filter.update(accel: up(t0) * standardGravity, gyro: gyro(), dt: .leastNonzeroMagnitude)
+        #expect(tiny.isFinite)
+        var estimate = tiny, expected = tiny
+        for k in 1...100 {
+            let t = t0 + Double(k) * dt
+            estimate = filter.update(accel: up(t) * standardGravity, gyro: gyro(), dt: dt)
+            expected = reference.update(accel: up(t) * standardGravity, gyro: gyro(), dt: dt)
+        }
+        #expect(estimate.isFinite)
+        #expect(estimate.angle(to: expected) * 180 / Double.pi < 0.001, "\(estimate) against \(expected)")
+    }
 }

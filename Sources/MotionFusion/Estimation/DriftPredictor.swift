@@ -52,7 +52,7 @@ struct DriftPredictor: Sendable {
     /// The sustained rate of turn `Ω̄`, rad/s (the rate's mean in the strapdown frame).
     private(set) var spin = Vector3.zero
     private var firstStage = Vector3.zero
-    private var averageStep = 0.0, averageAlpha = 0.0
+    private var averageStep = 0.0, averageAlpha = 0.0, averageRateWeight = 0.0
     private var spinStep = 0.0, spinAlpha = 0.0
     // The lag model's states: the ramp minus the second integrator, `θ − z₂`, and the first
     // integrator `z₁`, rad (rotation vectors).
@@ -101,9 +101,11 @@ struct DriftPredictor: Sendable {
         if dt != averageStep {
             averageStep = dt
             averageAlpha = oneMinusExpNegative(dt / averagingTime)
+            // The step's rate `Δu / dt` enters the mean with weight `α`: as `Δu (α / dt)`,
+            // which tends to `Δu / averagingTime` as `dt → 0`, where `1 / dt` overflows.
+            averageRateWeight = averageAlpha / dt
         }
-        let rate = previous.cross(up) * (1 / dt)
-        firstStage = firstStage + (rate - firstStage) * averageAlpha
+        firstStage = firstStage * (1 - averageAlpha) + previous.cross(up) * averageRateWeight
         drift = drift + (firstStage - drift) * averageAlpha
     }
 
