@@ -64,6 +64,90 @@ import Testing
 
     static func threadExists(_ id: Int32) -> Bool { access("/proc/self/task/\(id)", F_OK) == 0 }
 
+    /// The threads of this process named `name` (/proc/self/task/TID/comm).
+    static func threads(named name: String) -> Int {
+        guard let dir = opendir("/proc/self/task") else { return -1 }
+        defer { closedir(dir) }
+        var count = 0
+        while let entry = readdir(dir) {
+            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if tid.first?.isNumber == true, readText("/proc/self/task/\(tid)/comm") == name + "\n" { count += 1 }
+        }
+        return count
+    }
+
+    /// An iiod that has hung: a loopback port whose connections the kernel completes (listen
+    /// backlog) but nobody accepts or answers, so libiio's context creation waits for its 5 s
+    /// network timeout. Closing it resets those connections, which ends the waits at once.
+    static func hungIIOD() throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        try #require(bound && listen(fd, 256) == 0)
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A reload storm against a hung iiod: 100 sources started and stopped (what 100 reloads
+    /// that change `[sensor] uri` do), the last one left running. Every stopped worker stays
+    /// inside libiio until its call times out, so without a bound each reload would leave one
+    /// more thread (100 here) and one more connection to iiod.
+    @Test func reloadsWhileIIODHangsLeaveABoundedNumberOfWorkers() throws {
+        let iiod = try Self.hungIIOD()
+        var iiodOpen = true
+        defer { if iiodOpen { close(iiod.fd) } }
+        let configuration = IIOSourceConfiguration(uri: "ip:127.0.0.1:\(iiod.port)")
+        var sources: [RemoteSensorSource] = []
+        for _ in 0..<100 {
+            sources.last?.stop()
+            let source = RemoteSensorSource(configuration: configuration)
+            try source.start()
+            sources.append(source)
+            // A reload comes after its worker is inside libiio's connect or read (one that
+            // is stopped before its thread runs ends at once), or finds it waiting for a place.
+            let deadline = clinux_monotonic_ns() + 100_000_000
+            while source.workerThreadID == nil, source.status != .error, clinux_monotonic_ns() < deadline { usleep(1000) }
+            usleep(10_000)
+        }
+        let last = try #require(sources.last)
+        defer { last.stop() }
+        let alive = Self.threads(named: RemoteSensorSource.threadName)
+        #expect(alive == RemoteSensorSource.maxWorkerThreads, "\(alive) \(RemoteSensorSource.threadName) threads alive")
+        #expect(RemoteSensorSource.workerQuota.count == RemoteSensorSource.maxWorkerThreads)
+        // The newest source waits for a place, and says so.
+        var samples: [IMUSample] = []
+        try last.readAvailable(into: &samples)
+        #expect(last.workerThreadID == nil)
+        #expect(last.status == .error)
+        #expect(last.statusMessage == "4 threads of earlier connections to iiod are still inside libiio "
+                + "(iiod not answering?); connecting when one ends")
+        // iiod goes away: its connections are reset, the stopped workers end, and the newest
+        // source's worker starts on a watchdog tick (every 0.25 s) and reports the refused
+        // connection.
+        close(iiod.fd)
+        iiodOpen = false
+        let deadline = clinux_monotonic_ns() + 5_000_000_000
+        while last.workerThreadID == nil || last.status != .error || last.statusMessage?.hasSuffix("retrying") != true,
+              clinux_monotonic_ns() < deadline {
+            var entry = pollfd(fd: try #require(last.pollDescriptor), events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 100)
+            try last.readAvailable(into: &samples)
+        }
+        #expect(last.workerThreadID != nil)
+        #expect(last.statusMessage?.hasSuffix("; retrying") == true, "\(last.statusMessage ?? "")")
+        #expect(Self.threads(named: RemoteSensorSource.threadName) == 1)
+        last.stop()
+        while RemoteSensorSource.workerQuota.count > 0, clinux_monotonic_ns() < deadline { usleep(1000) }
+        #expect(RemoteSensorSource.workerQuota.count == 0)
+    }
+
     @Test func theWorkerIsNamedForTopAndPs() throws {
         let (source, thread) = try Self.startedAndRefused()
         defer { source.stop() }

@@ -20,11 +20,19 @@ import Synchronization
 /// worker's stop event, which ends any wait of the worker at once; a worker inside a libiio call
 /// stops when that call returns (up to libiio's 5 s network timeout), then releases the remote
 /// context (its connection to iiod) and ends. What it hands over after `stop()` is discarded.
+///
+/// Stopped workers still inside libiio count against `workerQuota` (`maxWorkerThreads` in the
+/// process) until they end: a start that finds it full reports `error` ("… still inside
+/// libiio …") and starts its worker on the first watchdog tick (every 0.25 s) after one ends, so
+/// reloads faster than libiio's timeout cannot pile up threads and iiod connections.
 public final class RemoteSensorSource: SensorSource {
     public let configuration: IIOSourceConfiguration
     private let log: LogSink
     private let clock: MonotonicClock
+    private let quota: ThreadQuota
     private var worker: Worker?
+    /// `worker` is made but its thread waits for a place in `quota`.
+    private var waitingForThread = false
     private var descriptors: DescriptorSet?
     private var watchdogFD: Int32 = -1
     private var state: SampleHandOff.State
@@ -34,15 +42,22 @@ public final class RemoteSensorSource: SensorSource {
     public static let retrySeconds: Int32 = 1
     /// The shortest silence reported as stale, nanoseconds.
     public static let minimumSilenceNanoseconds: Int64 = 500_000_000
+    /// Most `carouseld-iiod` threads alive at once in the process: the running worker and up to
+    /// 3 stopped ones still waiting for a libiio call to return.
+    public static let maxWorkerThreads = 4
+    /// The process's `maxWorkerThreads` places, shared by every `RemoteSensorSource`.
+    public static let workerQuota = ThreadQuota(limit: maxWorkerThreads)
 
     /// - Parameters:
     ///   - log: receives the worker's lines, on the loop's thread (from `readAvailable`).
     ///   - clock: CLOCK_MONOTONIC, for the loop's silence judgement; a scripted clock in tests.
+    ///   - quota: the places for worker threads (`workerQuota`; a test's own in tests).
     public init(configuration: IIOSourceConfiguration, log: @escaping LogSink = { _, _ in },
-                clock: MonotonicClock = SystemMonotonicClock.shared) {
+                clock: MonotonicClock = SystemMonotonicClock.shared, quota: ThreadQuota = RemoteSensorSource.workerQuota) {
         self.configuration = configuration
         self.log = log
         self.clock = clock
+        self.quota = quota
         state = SampleHandOff.State(status: .absent, message: "not started",
                                     name: configuration.device ?? "iio")
     }
@@ -83,13 +98,18 @@ public final class RemoteSensorSource: SensorSource {
         // A hand-off per worker: a stopped worker still inside a libiio call hands its last
         // batch to one nobody reads, never to its successor's.
         let w = Worker(configuration: configuration, handOff: SampleHandOff(initial: state), wake: wake, stopEvent: stopEvent)
-        do {
-            try DetachedThread.spawn(name: Self.threadName) { w.run() }
-        } catch {
+        let spawned: Bool
+        do { spawned = try spawnThread(of: w) } catch {
             close(timer)
-            throw SensorError.io(device: name, what: "pthread_create", errno: error.errno.rawValue)
+            throw error
         }
         worker = w
+        waitingForThread = !spawned
+        if !spawned {
+            state.status = .error
+            state.message = "\(quota.limit) threads of earlier connections to iiod are still inside libiio "
+                + "(iiod not answering?); connecting when one ends"
+        }
         watchdogFD = timer
         set.replaceMembers(with: [wake.fd, timer])
         descriptors = set
@@ -109,9 +129,27 @@ public final class RemoteSensorSource: SensorSource {
         return id
     }
 
+    /// Starts `w`'s thread when `quota` has a place; false (nothing started) when it has none.
+    /// - Throws: `SensorError.io` naming `pthread_create` (EAGAIN: the system's thread limit).
+    private func spawnThread(of w: Worker) throws(SensorError) -> Bool {
+        guard quota.acquire() else { return false }
+        let quota = self.quota
+        do {
+            try DetachedThread.spawn(name: Self.threadName) {
+                w.run()
+                quota.release()
+            }
+        } catch {
+            quota.release()
+            throw SensorError.io(device: name, what: "pthread_create", errno: error.errno.rawValue)
+        }
+        return true
+    }
+
     public func stop() {
         worker?.requestStop()
         worker = nil
+        waitingForThread = false
         descriptors = nil
         if watchdogFD >= 0 { close(watchdogFD); watchdogFD = -1 }
         silent = false
@@ -121,8 +159,12 @@ public final class RemoteSensorSource: SensorSource {
 
     public func readAvailable(into samples: inout [IMUSample]) throws(SensorError) {
         guard let worker else { return }
-        worker.wake.drain()
         if watchdogFD >= 0 { _ = clinux_timerfd_read(watchdogFD) }
+        if waitingForThread {
+            guard try spawnThread(of: worker) else { return }
+            waitingForThread = false
+        }
+        worker.wake.drain()
         let batch = worker.handOff.take()
         for line in batch.logs { log(line.level, line.text) }
         if batch.droppedSamples > 0 {
