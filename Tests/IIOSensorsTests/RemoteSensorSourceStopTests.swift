@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarouselTestSupport
 import CLinux
 import MotionFusion
 import Testing
@@ -76,33 +77,12 @@ import Testing
         return count
     }
 
-    /// An iiod that has hung: a loopback port whose connections the kernel completes (listen
-    /// backlog) but nobody accepts or answers, so libiio's context creation waits for its 5 s
-    /// network timeout. Closing it resets those connections, which ends the waits at once.
-    static func hungIIOD() throws -> (fd: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound && listen(fd, 256) == 0)
-        return (fd, UInt16(bigEndian: address.sin_port))
-    }
-
     /// A reload storm against a hung iiod: 100 sources started and stopped (what 100 reloads
     /// that change `[sensor] uri` do), the last one left running. Every stopped worker stays
     /// inside libiio until its call times out, so without a bound each reload would leave one
     /// more thread (100 here) and one more connection to iiod.
     @Test func reloadsWhileIIODHangsLeaveABoundedNumberOfWorkers() throws {
-        let iiod = try Self.hungIIOD()
-        var iiodOpen = true
-        defer { if iiodOpen { close(iiod.fd) } }
+        let iiod = try HungServer()
         let configuration = IIOSourceConfiguration(uri: "ip:127.0.0.1:\(iiod.port)")
         var sources: [RemoteSensorSource] = []
         for _ in 0..<100 {
@@ -131,8 +111,7 @@ import Testing
         // iiod goes away: its connections are reset, the stopped workers end, and the newest
         // source's worker starts on a watchdog tick (every 0.25 s) and reports the refused
         // connection.
-        close(iiod.fd)
-        iiodOpen = false
+        iiod.close()
         let deadline = clinux_monotonic_ns() + 5_000_000_000
         while last.workerThreadID == nil || last.status != .error || last.statusMessage?.hasSuffix("retrying") != true,
               clinux_monotonic_ns() < deadline {
