@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "CarouselMQTT", dependencies: ["Mosquitto", "CarouselINI", "CarouselProtocol", "CarouselService", "CLinux"]),
         .executableTarget(name: "carousel-mqtt", dependencies: ["CarouselMQTT"]),
 
-        .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon"]),
+        .executableTarget(name: "carouseld", dependencies: ["CarouselDaemon", "CarouselPosix"]),
         .executableTarget(name: "carouselctl", dependencies: ["CarouselCommandLine"]),
         // CUmockdev: the daemon benchmark drives a umockdev testbed (PTY-backed accelerometer).
         .executableTarget(name: "carousel-bench", dependencies: [

@@ -1,5 +1,6 @@
 // carouseld: parse the command line, load the configuration, run the daemon (CarouselDaemon).
 import CarouselDaemon
+import CarouselPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,4 +12,5 @@ let status = CarouseldCommandLine.main(
     arguments: Array(CommandLine.arguments.dropFirst()),
     output: { CarouseldCommandLine.write($0, to: STDOUT_FILENO) },
     errorOutput: { CarouseldCommandLine.write($0, to: STDERR_FILENO) })
-exit(status.rawValue)
+// Not `exit`: a listing or remote-sensor thread may still be inside libiio (DetachedThread).
+DetachedThread.exitProcess(status.rawValue)
