@@ -48,49 +48,80 @@ import Glibc
         return allowed
     }
 
-    @Test func aReplayRunMakesOnlyCallsTheUnitAllows() throws {
-        let allowed = try Self.allowedByUnit()
-        let socketPath = TestTemp.path("syscalls.sock"), countPath = TestTemp.path("syscalls.strace")
-        let config = E2EDaemon.configText(socketPath: socketPath, overrides: [
-            "sensor": ["source": "replay", "replay_file": TestPaths.packageRoot + "/data/demo-recording.csv",
-                       "replay_loop": "yes", "replay_speed": "4"]])
-        let configPath = TestTemp.path("syscalls.conf")
-        try TestTemp.write(config, to: configPath)
+    /// Runs carouseld under `strace -f -c` with `overrides` applied to the test config, lets
+    /// `drive` act on it (its socket path, its pid), then SIGHUP and SIGTERM; returns the system
+    /// calls it made, every thread included.
+    static func callsOfRun(_ name: String, overrides: [String: [String: String]],
+                           drive: (_ socketPath: String, _ daemon: pid_t) throws -> Void) throws -> Set<String> {
+        let socketPath = TestTemp.path(name + ".sock"), countPath = TestTemp.path(name + ".strace")
+        let configPath = TestTemp.path(name + ".conf")
+        try TestTemp.write(E2EDaemon.configText(socketPath: socketPath, overrides: overrides), to: configPath)
         // A missing strace fails here (posix_spawn), with the package to install named.
         let strace = try DaemonProcess(executable: "/usr/bin/strace",
                                        arguments: ["-f", "-qq", "-c", "-o", countPath, TestPaths.product("carouseld"),
                                                    "-c", configPath, "--foreground"],
-                                       logPath: TestTemp.path("syscalls.log"))
+                                       logPath: TestTemp.path(name + ".log"))
         defer { unlink(socketPath); unlink(countPath); unlink(configPath) }
         try strace.waitForSocket(socketPath, timeoutSeconds: 30)
-        let client = try SocketClient(path: socketPath)
-        _ = try client.readJSON(timeoutSeconds: 10)
-        for request in [#"{"cmd":"watch","items":true}"#, #"{"cmd":"status"}"#, #"{"cmd":"sensors"}"#,
-                        #"{"cmd":"samples"}"#, #"{"cmd":"scroll_to","index":2}"#, #"{"cmd":"reload"}"#] {
-            try client.send(request)
-        }
-        _ = try client.readUntil(timeoutSeconds: 10) { $0["class"] == .string("SAMPLE") }
-        let long = try SocketClient(path: socketPath)
-        try long.send(String(repeating: "x", count: 70_000))
-        _ = try long.readUntil(timeoutSeconds: 10) { $0["code"] == .string("too_long") }
-        long.close()
         // The daemon is strace's child: SIGHUP (reload), then SIGTERM, and strace writes its table.
         let children = (readTextFile("/proc/\(strace.pid)/task/\(strace.pid)/children") ?? "").split(separator: " ").compactMap { Int32($0) }
         let daemon = try #require(children.first, "no child of strace \(strace.pid): \(strace.log.suffix(400))")
+        try drive(socketPath, daemon)
         kill(daemon, SIGHUP)
         _ = try strace.waitForLog(containing: "configuration reloaded", timeoutSeconds: 10)
-        client.close()
         kill(daemon, SIGTERM)
         #expect(try strace.wait(timeoutSeconds: 30) == 0, "\(strace.log.suffix(400))")
 
         let table = try #require(readTextFile(countPath), "strace wrote no table")
         // Rows: "% time seconds usecs/call calls [errors] syscall"; the name is the last field.
-        let used = Set(table.split(separator: "\n").compactMap { row -> String? in
+        return Set(table.split(separator: "\n").compactMap { row -> String? in
             let fields = row.split(separator: " ")
             guard fields.count >= 5, Double(fields[0]) != nil, let name = fields.last, name != "total" else { return nil }
             return String(name)
         }).subtracting(["execve"])  // strace's own exec of the daemon
+    }
+
+    @Test func aReplayRunMakesOnlyCallsTheUnitAllows() throws {
+        let allowed = try Self.allowedByUnit()
+        let used = try Self.callsOfRun("syscalls", overrides: [
+            "sensor": ["source": "replay", "replay_file": TestPaths.packageRoot + "/data/demo-recording.csv",
+                       "replay_loop": "yes", "replay_speed": "4"]]) { socketPath, _ in
+            let client = try SocketClient(path: socketPath)
+            defer { client.close() }
+            _ = try client.readJSON(timeoutSeconds: 10)
+            for request in [#"{"cmd":"watch","items":true}"#, #"{"cmd":"status"}"#, #"{"cmd":"sensors"}"#,
+                            #"{"cmd":"samples"}"#, #"{"cmd":"scroll_to","index":2}"#, #"{"cmd":"reload"}"#] {
+                try client.send(request)
+            }
+            _ = try client.readUntil(timeoutSeconds: 10) { $0["class"] == .string("SAMPLE") }
+            let long = try SocketClient(path: socketPath)
+            try long.send(String(repeating: "x", count: 70_000))
+            _ = try long.readUntil(timeoutSeconds: 10) { $0["code"] == .string("too_long") }
+            long.close()
+        }
         #expect(used.count >= 25 && used.contains("epoll_wait") && used.contains("accept4"), "\(used.sorted())")
+        #expect(used.subtracting(allowed).isEmpty,
+                "calls outside carouseld.service's SystemCallFilter: \(used.subtracting(allowed).sorted())")
+    }
+
+    /// The threads of a remote (`ip:`) sensor, under the same filter (plus the drop-in
+    /// systemd/carouseld-remote-sensor.conf, which changes no system call): its worker
+    /// (`carouseld-iiod`: clone3, prctl for its name, eventfd2, poll, the TCP connection), a
+    /// `sensors` listing on its own thread waiting on a hung iiod, and SIGTERM with both still
+    /// inside libiio (`DetachedThread.exitProcess`: `_exit`).
+    @Test func aRemoteSensorRunMakesOnlyCallsTheUnitAllows() throws {
+        let allowed = try Self.allowedByUnit()
+        let iiod = try HungServer()
+        let used = try Self.callsOfRun("syscalls-remote", overrides: ["sensor": ["uri": "ip:127.0.0.1:\(iiod.port)"]]) { socketPath, _ in
+            let client = try SocketClient(path: socketPath)
+            defer { client.close() }
+            _ = try client.readJSON(timeoutSeconds: 10)
+            try client.send(#"{"cmd":"watch"}"#)
+            #expect(iiod.acceptConnection(timeoutSeconds: 10), "the worker never connected")
+            try client.send(#"{"cmd":"sensors"}"#)
+            #expect(iiod.acceptConnection(timeoutSeconds: 10), "the listing never connected")
+        }
+        #expect(used.isSuperset(of: ["clone3", "eventfd2", "prctl", "connect", "poll"]), "\(used.sorted())")
         #expect(used.subtracting(allowed).isEmpty,
                 "calls outside carouseld.service's SystemCallFilter: \(used.subtracting(allowed).sorted())")
     }

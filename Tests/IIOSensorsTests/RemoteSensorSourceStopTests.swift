@@ -65,18 +65,6 @@ import Testing
 
     static func threadExists(_ id: Int32) -> Bool { access("/proc/self/task/\(id)", F_OK) == 0 }
 
-    /// The threads of this process named `name` (/proc/self/task/TID/comm).
-    static func threads(named name: String) -> Int {
-        guard let dir = opendir("/proc/self/task") else { return -1 }
-        defer { closedir(dir) }
-        var count = 0
-        while let entry = readdir(dir) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if tid.first?.isNumber == true, readText("/proc/self/task/\(tid)/comm") == name + "\n" { count += 1 }
-        }
-        return count
-    }
-
     /// A reload storm against a hung iiod: 100 sources started and stopped (what 100 reloads
     /// that change `[sensor] uri` do), the last one left running. Every stopped worker stays
     /// inside libiio until its call times out, so without a bound each reload would leave one
@@ -98,7 +86,7 @@ import Testing
         }
         let last = try #require(sources.last)
         defer { last.stop() }
-        let alive = Self.threads(named: RemoteSensorSource.threadName)
+        let alive = ProcessTasks.threads(named: RemoteSensorSource.threadName)
         #expect(alive == RemoteSensorSource.maxWorkerThreads, "\(alive) \(RemoteSensorSource.threadName) threads alive")
         #expect(RemoteSensorSource.workerQuota.count == RemoteSensorSource.maxWorkerThreads)
         // The newest source waits for a place, and says so.
@@ -121,7 +109,7 @@ import Testing
         }
         #expect(last.workerThreadID != nil)
         #expect(last.statusMessage?.hasSuffix("; retrying") == true, "\(last.statusMessage ?? "")")
-        #expect(Self.threads(named: RemoteSensorSource.threadName) == 1)
+        #expect(ProcessTasks.threads(named: RemoteSensorSource.threadName) == 1)
         last.stop()
         while RemoteSensorSource.workerQuota.count > 0, clinux_monotonic_ns() < deadline { usleep(1000) }
         #expect(RemoteSensorSource.workerQuota.count == 0)
