@@ -12,22 +12,11 @@ import Testing
 /// loopback port nobody listens on, so every attempt is refused at once and the worker spends
 /// its time in the retry pause (`RemoteSensorSource.retrySeconds`).
 @Suite(.serialized) struct RemoteSensorSourceStopTests {
-    /// A loopback TCP port that was free a moment ago (bound to port 0, then closed).
+    /// A loopback TCP port that was free a moment ago (listened on, then closed).
     static func closedPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        return UInt16(bigEndian: address.sin_port)
+        let server = try HungServer()
+        defer { server.close() }
+        return server.port
     }
 
     /// A started source whose worker has reported its first refused connection; returns it
