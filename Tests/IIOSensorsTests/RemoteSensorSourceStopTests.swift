@@ -71,7 +71,8 @@ import Testing
             // is stopped before its thread runs ends at once), or finds it waiting for a place.
             let deadline = clinux_monotonic_ns() + 100_000_000
             while source.workerThreadID == nil, source.status != .error, clinux_monotonic_ns() < deadline { usleep(1000) }
-            usleep(10_000)
+            // Its connection reaching the hung iiod is the sign that the worker is inside libiio.
+            if source.status != .error { #expect(iiod.acceptConnection(timeoutSeconds: 5), "a worker never connected") }
         }
         let last = try #require(sources.last)
         defer { last.stop() }
