@@ -1,13 +1,19 @@
-"""The hostile run's memory floods against a web bridge, with python3-websockets as the client:
-one message of FRAGMENTS continuation frames of 64 KiB each, or one single frame of SIZE bytes.
-Used by test_bridge_limits.py, and from the command line to measure any bridge:
+"""The hostile run's floods against a web bridge. Memory, with python3-websockets as the client:
+one message of FRAGMENTS continuation frames of 64 KiB each, or one single frame of SIZE bytes
+(prints how the connection ended: the close code, or "sent" when everything went through).
+Connections: first ROWS TIME_WAIT entries in the machine's TCP table (connections to a listener
+of its own, closed by that listener first), then THREADS loops of connect and close to the
+bridge's port until killed (prints "ready ROWS" between the two, then the connects made each
+second). Used by test_bridge_attacks.py, and from the command line to measure any bridge:
 
-    floods.py URL fragments COUNT | floods.py URL frame BYTES
-
-prints how the connection ended (the close code, or "sent" when everything went through)."""
+    floods.py URL fragments COUNT | floods.py URL frame BYTES | floods.py PORT connects ROWS THREADS
+"""
 
 import asyncio
+import socket
 import sys
+import threading
+import time
 
 import websockets
 
@@ -35,7 +41,45 @@ async def flood(url, kind, amount, origin=None):
     return None
 
 
+def fill_time_wait(rows):
+    """Leaves `rows` TIME_WAIT entries in the TCP table (for tcp_fin_timeout, 60 s): each is a
+    connection to a listener of our own that the listener's side closed first."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(512)
+    address = listener.getsockname()
+    for _ in range(rows):
+        client = socket.create_connection(address)
+        accepted, _ = listener.accept()
+        accepted.close()
+        client.close()
+    listener.close()
+
+
+def connect_loop(port, counter):
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            counter[0] += 1
+        except OSError:
+            time.sleep(0.001)
+
+
+def connects(port, rows, threads):
+    fill_time_wait(rows)
+    print(f"ready {rows}", flush=True)
+    counter = [0]
+    for _ in range(threads):
+        threading.Thread(target=connect_loop, args=(port, counter), daemon=True).start()
+    while True:
+        before = counter[0]
+        time.sleep(1)
+        print(counter[0] - before, flush=True)
+
+
 if __name__ == "__main__":
+    if sys.argv[2] == "connects":
+        connects(int(sys.argv[1]), int(sys.argv[3]), int(sys.argv[4]))
     url, kind, amount = sys.argv[1], sys.argv[2], int(sys.argv[3])
     code = asyncio.run(flood(url, kind, amount, origin=url.replace("ws://", "http://").rstrip("/")))
     print("sent" if code is None else f"closed {code}")
