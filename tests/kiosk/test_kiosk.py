@@ -11,6 +11,7 @@ browser's first, small window). A turned output is always composited, so grim se
 screen would show. 90 is a landscape panel mounted upright (a portrait kiosk, 720 x 1280), 180
 a landscape one (1280 x 720)."""
 
+import json
 import re
 import os
 import shutil
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 import zlib
 
 import pytest
@@ -27,10 +29,11 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "browser"))
 
-from conftest import ROOT, Bridge, Daemon, free_port, listening, wait_for  # noqa: E402
+from conftest import ROOT, Bridge, Daemon, free_port, listening, require_reachable_by_others, wait_for  # noqa: E402
 from owner_cards import install_web  # noqa: E402
 
 NOBODY = 65534
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, whatever http_proxy says
 OUTPUT = (1280, 720)  # wlroots 0.15's headless output (WLR_HEADLESS_OUTPUTS=1)
 
 
@@ -150,6 +153,7 @@ class Kiosk:
                                         stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         self.size = OUTPUT if rotate in (0, 180) else OUTPUT[::-1]
         self.driver = None
+        self.browser_id = None
         self.attach()
 
     def _answer_touch(self, request, applied):
@@ -170,17 +174,33 @@ class Kiosk:
             time.sleep(0.05)
 
     def attach(self):
-        """Attaches to the browser cage runs (again, after the kiosk restarted it)."""
+        """Attaches to the browser cage runs (again, after the kiosk restarted it): once a
+        browser other than the one attached before answers on the DevTools port. A port that
+        accepts connections is not enough: on a loaded machine the old browser (its cage being
+        stopped) still listens for a while after the kiosk logged the turn, and a browser just
+        started listens before it answers; chromedriver attached to either failed with
+        "cannot connect to chrome"."""
+        before = self.browser_id
         if self.driver:
             try:
                 self.driver.quit()
             except Exception:
                 pass
-        wait_for(self._devtools_up, 30, "Chromium's DevTools port in cage", interval=0.1)
+        self.browser_id = wait_for(lambda: self._new_browser(before), 60, "a new Chromium answering on its DevTools port in cage",
+                                   interval=0.1)
         self.driver = self._attach()
 
-    def _devtools_up(self):
-        return listening(self.process, self.devtools, "carouseld-kiosk", self.log_path)
+    def _new_browser(self, before):
+        """The id of the browser answering on the DevTools port (`/json/version`'s
+        webSocketDebuggerUrl, new for each browser started), when it is not `before`."""
+        if not listening(self.process, self.devtools, "carouseld-kiosk", self.log_path):
+            return None
+        try:
+            with NO_PROXY.open(f"http://127.0.0.1:{self.devtools}/json/version", timeout=5) as r:
+                browser = json.load(r).get("webSocketDebuggerUrl")
+        except (OSError, ValueError):
+            return None
+        return browser if browser and browser != before else None
 
     def _attach(self):
         from selenium import webdriver
@@ -402,6 +422,9 @@ def test_rotate_auto_turns_the_output_when_the_device_turns(kiosk, workdir):
     turn_recording(recording)
     os.chmod(os.path.dirname(recording), 0o755)
     bin_dir = os.environ.get("CAROUSELD_BIN_DIR") or os.path.join(ROOT, ".build", "debug")
+    if os.getuid() == 0:
+        require_reachable_by_others(os.path.join(bin_dir, "carouselctl"), "runs carouselctl as the kiosk user (nobody)",
+                                    executable=True)
     daemon, bridge, k = kiosk("?status=off&cards=cards/cards.json", rotate="auto",
                               config={"sensor": {"source": "replay", "replay_file": recording},
                                       "tilt": {"enabled": "yes"},
@@ -453,6 +476,9 @@ def test_rotate_auto_exits_with_cage_and_leaves_nothing_behind(workdir, installe
     _, _, script = installed
     daemon = Daemon(workdir, "kiosk-fail", {"server": {"socket_mode": "0666"}})
     bin_dir = os.environ.get("CAROUSELD_BIN_DIR") or os.path.join(ROOT, ".build", "debug")
+    if os.getuid() == 0:
+        require_reachable_by_others(os.path.join(bin_dir, "carouselctl"), "runs carouselctl as the kiosk user (nobody)",
+                                    executable=True)
     d = tempfile.mkdtemp(prefix="kiosk-fail-", dir=workdir)
     os.chmod(d, 0o755)
     runtime = os.path.join(d, "runtime")
