@@ -43,6 +43,38 @@ def listening(process, port, name, log_path):
         return False
 
 
+def unreachable_by_others(path, executable=False):
+    """Why another user (uid 65534) cannot reach `path`: the first folder on the way that others
+    may not enter (no o+x), or `path` itself when `executable` and others may not run it; None
+    when they can (or `path` is missing: the caller's own error says so)."""
+    folder = "/"
+    for part in os.path.abspath(path).strip("/").split("/")[:-1]:
+        folder = os.path.join(folder, part)
+        try:
+            mode = os.stat(folder).st_mode
+        except OSError:
+            return None
+        if not mode & 0o001:
+            return f"{folder} is mode {mode & 0o7777:o}, which other users may not enter"
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if executable and not mode & 0o001:
+        return f"{path} is mode {mode & 0o7777:o}, which other users may not run"
+    return None
+
+
+def require_reachable_by_others(path, purpose, executable=False):
+    """Fails, saying why, when uid 65534 cannot reach `path` (as needs_root says a test needs
+    root): `purpose` completes "it ...", e.g. "runs the bridge as uid 65534"."""
+    why = unreachable_by_others(path, executable)
+    if why:
+        raise AssertionError(f"this test needs {path} reachable by other users: it {purpose}, and {why} (a "
+                             "checkout under a 0700 folder, as mktemp -d makes; run the tests from a checkout "
+                             "whose folders are searchable by others, or chmod o+x that folder)")
+
+
 def wait_for(predicate, timeout, what, interval=0.02):
     deadline = time.monotonic() + timeout
     last = None
@@ -175,6 +207,8 @@ class Bridge:
                 "--port", str(self.port), "--address", "127.0.0.1", "--loglevel", loglevel, *extra]
         if as_uid is not None:
             # The bridge as its own user, as carouseld-web.service runs it (needs root).
+            for path in (argv[0], os.path.join(ROOT, "web", "index.html")):
+                require_reachable_by_others(path, f"runs the bridge as uid {as_uid}", executable=path == argv[0])
             argv = ["setpriv", f"--reuid={as_uid}", f"--regid={as_uid}", "--clear-groups", *argv]
         self.process = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
         wait_for(self._listening, 10, f"the bridge on port {self.port}")
