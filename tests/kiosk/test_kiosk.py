@@ -186,9 +186,25 @@ class Kiosk:
                 self.driver.quit()
             except Exception:
                 pass
-        self.browser_id = wait_for(lambda: self._new_browser(before), 60, "a new Chromium answering on its DevTools port in cage",
+        steady = {"id": None, "since": None, "starts": None}
+
+        def settled_browser():
+            # The same new browser answering for 1 s, with no start of cage in between: a browser
+            # whose cage is being replaced (the kiosk's first start at 0° while the orientation
+            # is still unknown, replaced at once) stops answering within that second.
+            browser, starts = self._new_browser(before), self.starts()
+            if not browser or browser != steady["id"] or starts != steady["starts"]:
+                steady.update(id=browser, since=time.monotonic(), starts=starts)
+                return None
+            return browser if time.monotonic() - steady["since"] >= 1.0 else None
+        self.browser_id = wait_for(settled_browser, 60, "a new Chromium answering on its DevTools port in cage",
                                    interval=0.1)
         self.driver = self._attach()
+
+    def starts(self):
+        """How many times the kiosk has started cage (its log's lines)."""
+        with open(self.log_path, errors="replace") as f:
+            return f.read().count("starting cage turned")
 
     def _new_browser(self, before):
         """The id of the browser answering on the DevTools port (`/json/version`'s
