@@ -99,10 +99,27 @@ import Testing
         }
         #expect(last.workerThreadID != nil)
         #expect(last.statusMessage?.hasSuffix("; retrying") == true, "\(last.statusMessage ?? "")")
-        #expect(ProcessTasks.threads(named: RemoteSensorSource.threadName) == 1)
+        // The newest worker starts when the first stopped one gives its place back; the other
+        // stopped ones are still ending then. Wait for that (their last act is giving the place
+        // back, then the thread exits), with a bound of its own.
+        let ended = Self.waitUntil(seconds: 10) {
+            RemoteSensorSource.workerQuota.count == 1 && ProcessTasks.threads(named: RemoteSensorSource.threadName) == 1
+        }
+        let threads = ProcessTasks.threads(named: RemoteSensorSource.threadName), taken = RemoteSensorSource.workerQuota.count
+        #expect(ended, "stopped workers still alive 10 s after iiod closed: \(threads) threads, \(taken) places taken")
         last.stop()
-        while RemoteSensorSource.workerQuota.count > 0, clinux_monotonic_ns() < deadline { usleep(1000) }
-        #expect(RemoteSensorSource.workerQuota.count == 0)
+        #expect(Self.waitUntil(seconds: 10) { RemoteSensorSource.workerQuota.count == 0 },
+                "\(RemoteSensorSource.workerQuota.count) places still taken 10 s after the last stop")
+    }
+
+    /// Checks `done` every millisecond until it holds (true) or `seconds` have passed (false).
+    static func waitUntil(seconds: Double, _ done: () -> Bool) -> Bool {
+        let deadline = clinux_monotonic_ns() + Int64(seconds * 1e9)
+        while !done() {
+            if clinux_monotonic_ns() >= deadline { return false }
+            usleep(1000)
+        }
+        return true
     }
 
     @Test func theWorkerIsNamedForTopAndPs() throws {
