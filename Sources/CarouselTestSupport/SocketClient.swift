@@ -54,7 +54,12 @@ public final class SocketClient {
     /// the daemon's SO_PEERCRED sees that user. Needs root.
     public convenience init(path: String, uid: UInt32, gid: UInt32) throws {
         let fd = clinux_connect_as(path, uid_t(uid), gid_t(gid))
-        guard fd >= 0 else { throw TestSupportError("connect \(path) as uid \(uid): errno \(clinux_errno())") }
+        guard fd >= 0 else {
+            let e = clinux_errno()
+            // EACCES: the usual cause is a folder on the way that the user may not enter.
+            let why = e == EACCES ? TestPrivileges.unreachableByOthers(path).map { " (\($0))" } ?? "" : ""
+            throw TestSupportError("connect \(path) as uid \(uid): errno \(e)\(why)")
+        }
         self.init(fd: fd)
     }
 

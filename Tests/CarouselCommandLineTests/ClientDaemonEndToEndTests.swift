@@ -141,7 +141,9 @@ import CarouselTestSupport
 
     /// Control commands from a uid without rights: 77 (setpriv drops to nobody, which needs root).
     @Test func controlWithoutRightsIs77() throws {
-        guard TestPrivileges.requireRoot("runs carouselctl as uid 65534 through setpriv") else { return }
+        guard TestPrivileges.requireRoot("runs carouselctl as uid 65534 through setpriv"),
+              TestPrivileges.requireReachableByOthers(TestPaths.product("carouselctl"), executable: true,
+                                                      "runs carouselctl as uid 65534 through setpriv") else { return }
         let daemon = try Daemon()
         let process = try UmockdevProcess("/usr/bin/setpriv",
                                           ["--reuid=65534", "--regid=65534", "--clear-groups", TestPaths.product("carouselctl"),
