@@ -268,7 +268,14 @@ public final class IIOSensorSource: SensorSource {
                 syncEpoll()
                 return
             }
-            let inventory = try SensorDiscovery.inventory(uri: configuration.uri)
+            let inventory: SensorInventory
+            do {
+                inventory = try SensorDiscovery.inventory(uri: configuration.uri)
+            } catch {
+                // The devices being read still work: keep them; the next uevent looks again.
+                log(.warning, "\(event.sysname) \(event.action.rawValue): cannot list the sensors (\(error)); still reading \(current.accel.who)")
+                return
+            }
             guard let chosen = try? choose(from: inventory),
                   chosen.accel.path != current.accel.path || chosen.gyro?.path != current.gyro?.path else { return }
             let was = current.gyro.map { "\(current.accel.who) + \($0.who)" } ?? current.accel.who
