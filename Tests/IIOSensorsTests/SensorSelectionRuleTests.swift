@@ -1,3 +1,4 @@
+import CarouselTestSupport
 import Testing
 @testable import IIOSensors
 
@@ -129,5 +130,31 @@ struct SensorSelectionRuleTests {
         #expect(s.ambiguity == expected)
         // One match: no warning.
         #expect(try SensorSelection.choose(from: Array(sensors.prefix(1)), selector: "accel_3d").ambiguity == nil)
+    }
+
+    /// Every form docs/CONFIGURATION.md shows for `device` selects what it says, on a
+    /// convertible whose display accelerometer is `iio:device0` (label `accel-display`) and whose
+    /// base is `iio:device1` (label `accel-base`); a form added to the page without a case here fails.
+    @Test func everyFormConfigurationMdShowsWorks() throws {
+        let text = try #require(readTextFile(TestPaths.packageRoot + "/docs/CONFIGURATION.md"))
+        let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `device` |") }.map(String.init))
+        let sensors = [sensor(0, "accel_3d", .accel, hub: "0006:1209:0001.0001", label: "accel-display", location: "display"),
+                       sensor(1, "accel_3d", .accel, hub: "0006:1209:0002.0002", label: "accel-base", location: "base"),
+                       sensor(2, "gyro_3d", .gyro, hub: "0006:1209:0001.0001")]
+        let expected: [String: String?] = [
+            "accel_3d": "iio:device0", "accel-display": "iio:device0", "/sys/bus/iio/devices/iio:device0": "iio:device0",
+            "/sys/devices/…/iio:device0": nil, "iio:device0": "iio:device0", "/dev/iio:device0": "iio:device0",
+            "display": "iio:device0", "base": "iio:device1", "ACCEL_LOCATION": nil, "device": nil, "iio:deviceN": nil,
+        ]
+        let parts = row.split(separator: "`", omittingEmptySubsequences: false)
+        let forms = stride(from: 1, to: parts.count, by: 2).map { String(parts[$0]) }
+        #expect(forms.count >= 8, "\(forms)")
+        for form in forms {
+            let want = try #require(expected[form], "docs/CONFIGURATION.md shows `\(form)` for device: add it to this test")
+            guard let want else { continue }  // not a value (the key, the udev property), or a shape with "…"
+            #expect(try SensorSelection.choose(from: sensors, selector: form).accel.id == want, "device = \(form)")
+        }
+        // The "…" shape, with a real path.
+        #expect(try SensorSelection.choose(from: sensors, selector: sensors[0].path).accel.id == "iio:device0")
     }
 }
