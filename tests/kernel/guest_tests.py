@@ -655,16 +655,26 @@ def convertible_accel_location_base():
     return details + "; device = display: absent while the display hub is gone"
 
 
-def chosen_by(selector, name):
-    """Starts a daemon with `device = selector`; returns (STATUS sensor_path once ok, its log)."""
-    d = Daemon(name, sensor_extra="always_on = yes\ndevice = %s" % selector)
-    w = Watcher(d.socket)
+def chosen_by(selectors, name):
+    """Starts one daemon per `device = selector` (polled, so they can share the devices; all at
+    once: a guest under TCG takes seconds per start); returns [(STATUS sensor_path once SENSOR
+    is ok, its log)] in the same order."""
+    daemons, watchers = [], []
     try:
-        w.wait(sensor_is_message("ok"), 30, "SENSOR ok with device = %s" % selector)
-        return status_path(d), open(d.log_path).read()
+        for k, selector in enumerate(selectors):
+            daemons.append(Daemon("%s-%d" % (name, k), sensor_extra="always_on = yes\nmode = polled\ndevice = %s" % selector))
+        for d in daemons:
+            watchers.append(Watcher(d.socket))
+        results = []
+        for selector, d, w in zip(selectors, daemons, watchers):
+            w.wait(sensor_is_message("ok"), 60, "SENSOR ok with device = %s" % selector)
+            results.append((status_path(d), open(d.log_path).read()))
+        return results
     finally:
-        w.close()
-        d.stop()
+        for w in watchers:
+            w.close()
+        for d in daemons:
+            d.stop()
 
 
 @test
@@ -679,8 +689,7 @@ def convertible_device_forms():
         forms = [("/sys/bus/iio/devices/" + display_dev, display), ("/sys/bus/iio/devices/" + base_dev, base),
                  (display, display), (base, base), (display_dev, display), ("/dev/" + base_dev, base),
                  ("display", display), ("base", base)]
-        for k, (selector, want) in enumerate(forms):
-            got, text = chosen_by(selector, "form-%d" % k)
+        for (selector, want), (got, text) in zip(forms, chosen_by([f for f, _ in forms], "form")):
             check(got == want, "device = %s: reads %s, expected %s" % (selector, got, want))
             check("matches 2 accelerometers" not in text, "device = %s: a warning about several matches: %s" % (selector, text[-800:]))
             lines.append("%s -> %s" % (selector, os.path.basename(got)))
@@ -695,7 +704,7 @@ def convertible_name_matches_two():
         base_dev, base = hub_devices(BASE_PRODUCT)["accel_3d"]
         display_dev, display = hub_devices(DISPLAY_PRODUCT)["accel_3d"]
         gyro_dev = hub_devices(DISPLAY_PRODUCT)["gyro_3d"][0]
-        got, text = chosen_by("accel_3d", "name-two")
+        [(got, text)] = chosen_by(["accel_3d"], "name-two")
         check(got == display, "device = accel_3d: reads %s, expected the display's %s" % (got, display))
         warning = [l for l in text.splitlines() if "matches 2 accelerometers" in l]
         check(warning, "no warning that device = accel_3d matches 2 accelerometers: %s" % text[-800:])
