@@ -448,6 +448,20 @@ def sampling_frequency():
     return "; ".join(lines)
 
 
+def settled_fds(d, timeout=10):
+    """The daemon's open descriptors once the count holds for 3 readings 100 ms apart: each
+    `add` uevent makes it list the sensors again (a libiio context, a udev enumeration) to apply
+    the selection rule, and those descriptors are open for a moment after SENSOR ok."""
+    deadline = time.monotonic() + timeout
+    readings = [d.open_fds()]
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        readings.append(d.open_fds())
+        if len(readings) >= 3 and readings[-1] == readings[-2] == readings[-3]:
+            return readings[-1]
+    raise Failure("carouseld's open descriptors did not settle within %g s: %s" % (timeout, readings[-20:]))
+
+
 @test
 def hotplug_20_cycles():
     """20 unplug/replug cycles under two watchers: each one is told absent, then ok; the
@@ -472,7 +486,7 @@ def hotplug_20_cycles():
             for k, w in enumerate(watchers):
                 positions[k] = w.wait(sensor_is("ok"), 30, "SENSOR ok in cycle %d" % (cycle + 1), positions[k])[0] + 1
             times.append(time.monotonic() - t0)
-            fds.append(d.open_fds())
+            fds.append(settled_fds(d))
         st = d.status()
         check(st["state"].get("sensor") == "ok", "sensor after 20 cycles: %s" % st["state"].get("sensor"))
         check(fds[-1] == fds[0], "open descriptors %d after cycle 1, %d after cycle 20: %s" % (fds[0], fds[-1], fds))
