@@ -448,6 +448,11 @@ def sampling_frequency():
     return "; ".join(lines)
 
 
+def sensor_reads_pair(m):
+    """A SENSOR ok naming a separate gyroscope device as well as the accelerometer."""
+    return m.get("class") == "SENSOR" and m.get("status") == "ok" and bool(m.get("path")) and bool(m.get("gyro_path"))
+
+
 def settled_fds(d, timeout=10):
     """The daemon's open descriptors once the count holds for 3 readings 100 ms apart: each
     `add` uevent makes it list the sensors again (a libiio context, a udev enumeration) to apply
@@ -483,8 +488,10 @@ def hotplug_20_cycles():
                 positions[k] = w.wait(sensor_is("absent"), 30, "SENSOR absent in cycle %d" % (cycle + 1), positions[k])[0] + 1
             check(d.proc.poll() is None, "carouseld exited in cycle %d: %s" % (cycle + 1, d.log()))
             hub.start()
+            # The accelerometer's add may come before the gyroscope's: ok with the gyroscope paired
+            # is the end of the replug (its descriptors are then open too).
             for k, w in enumerate(watchers):
-                positions[k] = w.wait(sensor_is("ok"), 30, "SENSOR ok in cycle %d" % (cycle + 1), positions[k])[0] + 1
+                positions[k] = w.wait(sensor_reads_pair, 30, "SENSOR ok with gyro_path in cycle %d" % (cycle + 1), positions[k])[0] + 1
             times.append(time.monotonic() - t0)
             fds.append(settled_fds(d))
         st = d.status()
