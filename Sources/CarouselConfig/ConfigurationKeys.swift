@@ -34,7 +34,7 @@ enum ConfigurationKeys {
         .init(section: "sensor", name: "uri") { v, c throws(ConfigurationValueProblem) in
             c.sensor.uri = try V.text(v, allowEmpty: false, what: "a libiio context URI such as local: or ip:HOST") },
         .init(section: "sensor", name: "device") { v, c throws(ConfigurationValueProblem) in
-            c.sensor.device = try V.text(v, allowEmpty: true, what: "an IIO device name, label or sysfs path") },
+            c.sensor.device = try V.text(v, allowEmpty: true, what: "an IIO device name, label, sysfs path, iio:deviceN, /dev/iio:deviceN, display or base") },
         .init(section: "sensor", name: "accel_convention") { v, c throws(ConfigurationValueProblem) in
             c.sensor.accelConvention = try V.choice(v, AccelConvention.self) },
         .init(section: "sensor", name: "sample_rate_hz") { v, c throws(ConfigurationValueProblem) in

@@ -64,8 +64,9 @@ public struct SensorSettings: Equatable, Sendable {
     public var source: Source
     /// `uri` — the libiio context URI, e.g. `local:` or `ip:192.168.1.20`. Default `local:`.
     public var uri: String
-    /// `device` — the sensor to use, by IIO name, label or sysfs path; empty (default) picks the
-    /// first accelerometer found.
+    /// `device` — the accelerometer to use, by IIO name, label, sysfs path (`/sys/devices/...` or
+    /// `/sys/bus/iio/devices/iio:deviceN`), `iio:deviceN`, `/dev/iio:deviceN`, or location
+    /// (`display`, `base`); empty (default) lets the selection rule choose (docs/SENSORS.md).
     public var device: String
     /// `accel_convention` — the accelerometer's sign after the mount matrix (docs/FUSION.md "1. Conventions"):
     /// `gravity` (default; the daemon negates it) or `specific-force` (used as is).

@@ -46,10 +46,14 @@ public protocol SensorSource: AnyObject {
     /// The selected device's IIO `name` and sysfs path (the accelerometer's, for a pair), which a
     /// calibration file must name; nil while none is selected and for sources without a device.
     var selectedDevice: (name: String, path: String)? { get }
+    /// The sysfs path of the separate gyroscope device read with the selected accelerometer
+    /// (HID `gyro_3d`, lsm6dsx's gyro device), or nil when there is none or the source cannot tell.
+    var selectedGyroPath: String? { get }
 }
 
 extension SensorSource {
     public var selectedDevice: (name: String, path: String)? { nil }
+    public var selectedGyroPath: String? { nil }
 }
 
 /// Errors of the sensor layer; each names the device, the attribute or file, and errno.

@@ -452,6 +452,29 @@ struct CoreHarness {
         #expect(got.dropFirst().first?["sensor"] == .string("absent"))
     }
 
+    @Test func anotherDeviceWithTheSameNameAndStatusSendsSensor() throws {
+        // A convertible's display hub plugged back: the daemon moves from the base's accel_3d to
+        // the display's, status ok and name accel_3d both times; watchers must learn of it.
+        var h = CoreHarness()
+        let c = h.connect()
+        let base = "/sys/devices/virtual/misc/uhid/0006:1209:0002.0001/HID-SENSOR-200073.0.auto/iio:device0"
+        let display = "/sys/devices/virtual/misc/uhid/0006:1209:0001.0003/HID-SENSOR-200073.1.auto/iio:device1"
+        let gyro = "/sys/devices/virtual/misc/uhid/0006:1209:0001.0003/HID-SENSOR-200076.2.auto/iio:device2"
+        h.core.sensorChanged(status: .ok, name: "accel_3d", message: nil, path: base, now: h.now)
+        h.send(#"{"cmd":"watch"}"#, from: c)
+        let first = h.read(c).filter { $0["class"] == .string("SENSOR") }
+        #expect(first == [try WireJSONParser.parse(#"{"class":"SENSOR","status":"ok","name":"accel_3d","path":"\#(base)"}"#)])
+        h.now += 100 * CoreHarness.ms
+        h.core.sensorChanged(status: .ok, name: "accel_3d", message: nil, path: display, gyroPath: gyro, now: h.now)
+        let moved = h.read(c).filter { $0["class"] == .string("SENSOR") }
+        #expect(moved == [try WireJSONParser.parse(
+            #"{"class":"SENSOR","status":"ok","name":"accel_3d","path":"\#(display)","gyro_path":"\#(gyro)"}"#)])
+        // The same devices again: nothing new.
+        h.now += 100 * CoreHarness.ms
+        h.core.sensorChanged(status: .ok, name: "accel_3d", message: nil, path: display, gyroPath: gyro, now: h.now)
+        #expect(h.read(c).filter { $0["class"] == .string("SENSOR") }.isEmpty)
+    }
+
     @Test func statusCountsClientsAndWatchers() throws {
         var h = CoreHarness()
         let a = h.connect(), b = h.connect(control: false)

@@ -448,6 +448,25 @@ def sampling_frequency():
     return "; ".join(lines)
 
 
+def sensor_reads_pair(m):
+    """A SENSOR ok naming a separate gyroscope device as well as the accelerometer."""
+    return m.get("class") == "SENSOR" and m.get("status") == "ok" and bool(m.get("path")) and bool(m.get("gyro_path"))
+
+
+def settled_fds(d, timeout=10):
+    """The daemon's open descriptors once the count holds for 3 readings 100 ms apart: each
+    `add` uevent makes it list the sensors again (a libiio context, a udev enumeration) to apply
+    the selection rule, and those descriptors are open for a moment after SENSOR ok."""
+    deadline = time.monotonic() + timeout
+    readings = [d.open_fds()]
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        readings.append(d.open_fds())
+        if len(readings) >= 3 and readings[-1] == readings[-2] == readings[-3]:
+            return readings[-1]
+    raise Failure("carouseld's open descriptors did not settle within %g s: %s" % (timeout, readings[-20:]))
+
+
 @test
 def hotplug_20_cycles():
     """20 unplug/replug cycles under two watchers: each one is told absent, then ok; the
@@ -469,10 +488,12 @@ def hotplug_20_cycles():
                 positions[k] = w.wait(sensor_is("absent"), 30, "SENSOR absent in cycle %d" % (cycle + 1), positions[k])[0] + 1
             check(d.proc.poll() is None, "carouseld exited in cycle %d: %s" % (cycle + 1, d.log()))
             hub.start()
+            # The accelerometer's add may come before the gyroscope's: ok with the gyroscope paired
+            # is the end of the replug (its descriptors are then open too).
             for k, w in enumerate(watchers):
-                positions[k] = w.wait(sensor_is("ok"), 30, "SENSOR ok in cycle %d" % (cycle + 1), positions[k])[0] + 1
+                positions[k] = w.wait(sensor_reads_pair, 30, "SENSOR ok with gyro_path in cycle %d" % (cycle + 1), positions[k])[0] + 1
             times.append(time.monotonic() - t0)
-            fds.append(d.open_fds())
+            fds.append(settled_fds(d))
         st = d.status()
         check(st["state"].get("sensor") == "ok", "sensor after 20 cycles: %s" % st["state"].get("sensor"))
         check(fds[-1] == fds[0], "open descriptors %d after cycle 1, %d after cycle 20: %s" % (fds[0], fds[-1], fds))
@@ -484,6 +505,242 @@ def hotplug_20_cycles():
         wait_for(lambda: not ({"accel_3d", "gyro_3d"} & set(iio_devices())), 20, "the hub's IIO devices to go")
     return "20 cycles, both watchers told absent then ok each time; unplug->ok %.1f s median (max %.1f); open fds %d..%d" % (
         sorted(times)[10], max(times), min(fds), max(fds))
+
+
+# --- Convertibles: a display hub and a base hub (docs/SENSORS.md "Selection and pairing") ----
+
+BASE_PRODUCT, DISPLAY_PRODUCT = 0x0002, 0x0001
+LOCATION_RULE = "/run/udev/rules.d/61-carouseld-test-accel-location.rules"
+
+
+def iio_list():
+    """[(iio:deviceN, name, sysfs path)] of the IIO devices present now, by number."""
+    found = []
+    for d in glob.glob("/sys/bus/iio/devices/iio:device*"):
+        try:
+            found.append((os.path.basename(d), open(d + "/name").read().strip(), os.path.realpath(d)))
+        except OSError:
+            pass
+    return sorted(found, key=lambda t: int(t[0][len("iio:device"):]))
+
+
+def hub_devices(product):
+    """{name: (iio:deviceN, sysfs path)} of the hub whose HID device is 0006:1209:PRODUCT.*."""
+    tag = "/0006:1209:%04X." % product
+    return {name: (dev, path) for dev, name, path in iio_list() if tag in path}
+
+
+def plug_hub(product, gyro):
+    """Plugs a hub and waits until its IIO devices exist and udev is done with them."""
+    hub = uhid.SensorHub(bits=16, gyro=gyro, product=product,
+                         name="carouseld test %s hub" % ("display" if product == DISPLAY_PRODUCT else "base"))
+    hub.set_values(hub.accel, gravity_raw(0, 0))
+    hub.start()
+    want = {"accel_3d", "gyro_3d"} if gyro else {"accel_3d"}
+    wait_for(lambda: want <= set(hub_devices(product)), 20, "the %04X hub's %s" % (product, " and ".join(sorted(want))))
+    settle()
+    return hub
+
+
+def unplug_hub(hub, product):
+    hub.destroy()
+    wait_for(lambda: not hub_devices(product), 20, "the %04X hub's IIO devices to go" % product)
+    settle()
+
+
+@contextlib.contextmanager
+def convertible(base_location=None):
+    """A base hub (accel_3d only) plugged first, so it has the lower iio:deviceN, then a
+    display hub (accel_3d + gyro_3d). With `base_location`, a udev rule gives the base's IIO
+    devices ACCEL_LOCATION=base_location, as a hwdb entry does on a real convertible.
+    Yields {"base": hub, "display": hub}; both are unplugged and the rule removed after."""
+    hubs = {}
+    if base_location:
+        os.makedirs(os.path.dirname(LOCATION_RULE), exist_ok=True)
+        with open(LOCATION_RULE, "w") as f:
+            f.write('SUBSYSTEM=="iio", KERNEL=="iio:device*", KERNELS=="0006:1209:%04X.*", ENV{ACCEL_LOCATION}="%s"\n'
+                    % (BASE_PRODUCT, base_location))
+        run(["udevadm", "control", "--reload"])
+    try:
+        hubs["base"] = plug_hub(BASE_PRODUCT, gyro=False)
+        hubs["display"] = plug_hub(DISPLAY_PRODUCT, gyro=True)
+        base, display = hub_devices(BASE_PRODUCT), hub_devices(DISPLAY_PRODUCT)
+        check(int(base["accel_3d"][0][10:]) < int(display["accel_3d"][0][10:]),
+              "the base's accelerometer %s is not numbered below the display's %s" % (base["accel_3d"][0], display["accel_3d"][0]))
+        if base_location:
+            prop = udev_property("/dev/" + base["accel_3d"][0], "ACCEL_LOCATION")
+            check(prop == base_location, "udev ACCEL_LOCATION of the base's %s: %r, the rule sets %r" % (
+                base["accel_3d"][0], prop, base_location))
+        yield hubs
+    finally:
+        for key, product in (("display", DISPLAY_PRODUCT), ("base", BASE_PRODUCT)):
+            if key in hubs:
+                unplug_hub(hubs[key], product)
+        if base_location and os.path.exists(LOCATION_RULE):
+            os.unlink(LOCATION_RULE)
+            run(["udevadm", "control", "--reload"])
+
+
+def reading(product):
+    """The SENSOR `path`/`gyro_path` (and STATUS `sensor_path`) of the hub's devices."""
+    devs = hub_devices(product)
+    return devs["accel_3d"][1], devs.get("gyro_3d", (None, None))[1]
+
+
+def sensor_reads(path, gyro_path):
+    """A SENSOR ok message that names these devices."""
+    return lambda m: (m.get("class") == "SENSOR" and m.get("status") == "ok" and m.get("path") == path
+                      and m.get("gyro_path") == gyro_path)
+
+
+def status_path(d):
+    return d.status()["status"].get("sensor_path")
+
+
+def replug_display(d, hubs, what):
+    """Unplugs the display hub (the daemon must move to the base and say so with a SENSOR
+    message naming the base's accelerometer, status and name unchanged), plugs it back (the
+    daemon must move back to the display, again with a SENSOR message). Returns details."""
+    w = Watcher(d.socket)
+    try:
+        display, display_gyro = reading(DISPLAY_PRODUCT)
+        base, _ = reading(BASE_PRODUCT)
+        i = w.wait(sensor_is_message("ok"), 30, "SENSOR ok at start (%s)" % what)[0]
+        check(status_path(d) == display, "%s: STATUS sensor_path %s, expected the display's %s" % (what, status_path(d), display))
+        i = w.wait(sensor_reads(display, display_gyro), 30, "SENSOR ok naming the display's %s + %s at start (%s)" % (
+            display, display_gyro, what))[0]
+        unplug_hub(hubs["display"], DISPLAY_PRODUCT)
+        i = w.wait(sensor_reads(base, None), 30, "SENSOR ok naming the base's %s after the display hub went (%s)" % (base, what), i + 1)[0]
+        check(status_path(d) == base, "%s, display unplugged: STATUS sensor_path %s, expected the base's %s" % (what, status_path(d), base))
+        hubs["display"] = plug_hub(DISPLAY_PRODUCT, gyro=True)
+        display2, display_gyro2 = reading(DISPLAY_PRODUCT)
+        w.wait(sensor_reads(display2, display_gyro2), 30, "SENSOR ok naming the display's %s + %s after it came back (%s)" % (
+            display2, display_gyro2, what), i + 1)
+        check(status_path(d) == display2, "%s, display back: STATUS sensor_path %s, expected the display's %s" % (
+            what, status_path(d), display2))
+        check(d.proc.poll() is None, "carouseld exited: %s" % d.log())
+        return "display %s -> base %s -> display %s + %s" % (
+            os.path.basename(display), os.path.basename(base), os.path.basename(display2), os.path.basename(display_gyro2))
+    finally:
+        w.close()
+
+
+@test
+def convertible_default_choice_and_replug():
+    """Two hubs, no location information: carouseld reads the display's accelerometer (it has
+    a gyroscope beside it), not the lower-numbered base; unplugged, it reads the base; plugged
+    back, the display again; each move is a SENSOR message naming the device."""
+    with convertible() as hubs:
+        d = Daemon("convertible", sensor_extra="always_on = yes")
+        try:
+            details = replug_display(d, hubs, "no location information")
+            check("reading accel_3d (%s) + gyro_3d (%s)" % (
+                hub_devices(DISPLAY_PRODUCT)["accel_3d"][0], hub_devices(DISPLAY_PRODUCT)["gyro_3d"][0]) in open(d.log_path).read(),
+                "the log does not say it reads the display's accelerometer and gyroscope: %s" % d.log())
+        finally:
+            d.stop()
+    return details
+
+
+@test
+def convertible_accel_location_base():
+    """ACCEL_LOCATION=base on the base's devices (a udev rule, as hwdb sets it): the base is
+    skipped while the display is present (said in the log), read while the display hub is
+    unplugged (said too), left as soon as the display hub is back."""
+    with convertible(base_location="base") as hubs:
+        d = Daemon("convertible-location", sensor_extra="always_on = yes")
+        try:
+            details = replug_display(d, hubs, "ACCEL_LOCATION=base")
+            text = open(d.log_path).read()
+            base_dev = hub_devices(BASE_PRODUCT)["accel_3d"][0]
+            check("accel_3d (%s) skipped: its label/location says keyboard base" % base_dev in text,
+                  "the log does not say the base's %s was skipped: %s" % (base_dev, d.log()))
+            check("accel_3d (%s) is in the keyboard base" % base_dev in text,
+                  "the log does not say the base's %s is read for want of another: %s" % (base_dev, d.log()))
+        finally:
+            d.stop()
+        # `device = display` never reads the base.
+        d = Daemon("convertible-display", sensor_extra="always_on = yes\ndevice = display")
+        w = Watcher(d.socket)
+        try:
+            display, display_gyro = reading(DISPLAY_PRODUCT)
+            i = w.wait(sensor_reads(display, display_gyro), 30, "SENSOR ok naming the display with device = display")[0]
+            unplug_hub(hubs["display"], DISPLAY_PRODUCT)
+            w.wait(sensor_is_message("absent"), 30, "SENSOR absent with device = display and the display hub gone", i + 1)
+            hubs["display"] = plug_hub(DISPLAY_PRODUCT, gyro=True)
+            display, display_gyro = reading(DISPLAY_PRODUCT)
+            w.wait(sensor_reads(display, display_gyro), 30, "SENSOR ok naming the display again with device = display", i + 1)
+        finally:
+            w.close()
+            d.stop()
+    return details + "; device = display: absent while the display hub is gone"
+
+
+def chosen_by(selectors, name):
+    """One daemon (polled) given `device = selector` for each selector in turn, by rewriting its
+    configuration and reloading (SIGHUP): a process start per form costs ~25 s in a loaded TCG
+    guest. Returns [(the `path` of the SENSOR ok after the reload, what the log gained)]."""
+    d = Daemon(name, sensor_extra="always_on = yes\nmode = polled\ndevice = %s" % selectors[0])
+    w = Watcher(d.socket)
+    try:
+        results, i = [], 0
+        for k, selector in enumerate(selectors):
+            mark = os.path.getsize(d.log_path)
+            if k > 0:
+                text = re.sub(r"(?m)^device = .*$", lambda _: "device = " + selector, open(d.config).read())
+                with open(d.config + ".new", "w") as f:
+                    f.write(text)
+                os.rename(d.config + ".new", d.config)
+                os.kill(d.proc.pid, 1)   # SIGHUP: reload
+                i = w.wait(sensor_is_message("absent"), 60, "SENSOR absent (not started) after reloading with device = %s" % selector, i)[0] + 1
+            i, _, m = w.wait(sensor_is_message("ok"), 60, "SENSOR ok with device = %s" % selector, i)
+            i += 1
+            with open(d.log_path) as f:
+                f.seek(mark)
+                results.append((m.get("path"), f.read()))
+        check(d.proc.poll() is None, "carouseld exited: %s" % d.log())
+        return results
+    finally:
+        w.close()
+        d.stop()
+
+
+@test
+def convertible_device_forms():
+    """Every documented form of `[sensor] device` selects the device it names: the
+    /sys/bus/iio/devices symlink, the /sys/devices path, iio:deviceN, /dev/iio:deviceN, and
+    the location selectors display and base (with ACCEL_LOCATION=base on the base); one daemon,
+    reloaded with each form."""
+    lines = []
+    with convertible(base_location="base"):
+        base_dev, base = hub_devices(BASE_PRODUCT)["accel_3d"]
+        display_dev, display = hub_devices(DISPLAY_PRODUCT)["accel_3d"]
+        forms = [("/sys/bus/iio/devices/" + display_dev, display), ("/sys/bus/iio/devices/" + base_dev, base),
+                 (display, display), (base, base), (display_dev, display), ("/dev/" + base_dev, base),
+                 ("display", display), ("base", base)]
+        for (selector, want), (got, text) in zip(forms, chosen_by([f for f, _ in forms], "form")):
+            check(got == want, "device = %s: reads %s, expected %s" % (selector, got, want))
+            check("matches 2 accelerometers" not in text, "device = %s: a warning about several matches: %s" % (selector, text[-800:]))
+            lines.append("%s -> %s" % (selector, os.path.basename(got)))
+    return "; ".join(lines)
+
+
+@test
+def convertible_name_matches_two():
+    """`device = accel_3d` matches both hubs' accelerometers: the display's is read (the
+    selection rule), and a warning names both candidates, their paths and the one chosen."""
+    with convertible():
+        base_dev, base = hub_devices(BASE_PRODUCT)["accel_3d"]
+        display_dev, display = hub_devices(DISPLAY_PRODUCT)["accel_3d"]
+        gyro_dev = hub_devices(DISPLAY_PRODUCT)["gyro_3d"][0]
+        [(got, text)] = chosen_by(["accel_3d"], "name-two")
+        check(got == display, "device = accel_3d: reads %s, expected the display's %s" % (got, display))
+        warning = [l for l in text.splitlines() if "matches 2 accelerometers" in l]
+        check(warning, "no warning that device = accel_3d matches 2 accelerometers: %s" % text[-800:])
+        for part in ("accel_3d (%s) at %s" % (display_dev, display), "accel_3d (%s) at %s" % (base_dev, base),
+                     "with gyroscope gyro_3d (%s)" % gyro_dev, "reading accel_3d (%s)" % display_dev):
+            check(part in warning[0], "the warning does not say %r: %s" % (part, warning[0]))
+    return warning[0].strip()[:300]
 
 
 def setup_carouseld_user():

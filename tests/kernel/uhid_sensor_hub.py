@@ -146,7 +146,8 @@ class Sensor:
 
 
 class SensorHub:
-    """The uhid device. `bits` is the width of the X/Y/Z input fields (16 or 32).
+    """The uhid device. `bits` is the width of the X/Y/Z input fields (16 or 32); `gyro=False`
+    leaves the Gyrometer 3D out; `product` is the USB-style product id (vendor 0x1209).
 
     start() creates it (the kernel's drivers bind within a second or so), destroy() unplugs
     it. set_values(sensor, (x, y, z)) sets raw values sent from then on; set_sequence cycles
@@ -154,10 +155,14 @@ class SensorHub:
     returns the CLOCK_MONOTONIC time (ns) just before the write. With `paused` the hub answers
     requests but sends no periodic reports (a test then sends each report itself)."""
 
-    def __init__(self, bits=16, interval_ms=20, name="carouseld test sensor hub", log=None):
+    def __init__(self, bits=16, interval_ms=20, name="carouseld test sensor hub", log=None, gyro=True, product=0x0001):
         self.accel = Sensor("accel_3d", ACCEL_3D, ACCEL_AXES, 1, 2, bits, ACCEL_EXPONENT, interval_ms)
         self.gyro = Sensor("gyro_3d", GYRO_3D, GYRO_AXES, 3, 4, bits, GYRO_EXPONENT, interval_ms)
-        self.sensors = (self.accel, self.gyro)
+        # Without `gyro` the hub has the accelerometer only (a convertible's keyboard base).
+        self.sensors = (self.accel, self.gyro) if gyro else (self.accel,)
+        # The HID device is named BUS:VENDOR:PRODUCT.SEQ (0006:1209:0001.0003): a udev rule
+        # can tell two hubs apart by `product`.
+        self.product = product
         self.name, self.log = name, log or (lambda msg: None)
         self.lock = threading.Lock()
         self.fd, self.thread, self.stopping = None, None, False
@@ -175,7 +180,7 @@ class SensorHub:
         self.fd = os.open("/dev/uhid", os.O_RDWR | os.O_CLOEXEC)
         rd = self.descriptor()
         req = struct.pack("<128s64s64sHHIIII", self.name.encode(), b"carouseld-test/uhid", b"",
-                          len(rd), BUS_VIRTUAL, 0x1209, 0x0001, 1, 0) + rd.ljust(4096, b"\0")
+                          len(rd), BUS_VIRTUAL, 0x1209, self.product, 1, 0) + rd.ljust(4096, b"\0")
         self._write(UHID_CREATE2, req)
         self.stopping = False
         self.thread = threading.Thread(target=self._run, name="uhid", daemon=True)

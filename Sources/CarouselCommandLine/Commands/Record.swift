@@ -16,7 +16,7 @@ enum RecordCommand {
         options: [
             OptionSpec("--output", short: "-o", value: "FILE", help: "Output CSV file, or - for standard output (required)."),
             OptionSpec("--duration", value: "SECONDS", help: "Stop after this many seconds (default: until SIGINT/SIGTERM)."),
-            OptionSpec("--sensor", value: "NAME", help: "Sensor name, label, sysfs path or iio:deviceN (default: automatic)."),
+            OptionSpec("--sensor", value: "NAME", help: "The accelerometer as [sensor] device names it: name, label, sysfs path, iio:deviceN, /dev/iio:deviceN, display or base (default: the selection rule)."),
             OptionSpec("--uri", value: "URI", help: "libiio context URI (default local:)."),
             OptionSpec("--rate", value: "HZ", help: "Requested sample rate in Hz (default 100)."),
             OptionSpec("--mode", value: "MODE", help: "auto, buffered or polled (default auto)."),

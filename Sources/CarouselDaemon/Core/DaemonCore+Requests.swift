@@ -63,7 +63,8 @@ extension DaemonCore {
             append(LayoutMessage(engine.configuration).encodedLine(), to: s)
             deliverState(to: s, now: now, force: true)
             if w.orientation { send(.orientation(orientation.rawValue), to: s) }
-            send(.sensor(status: sensorStatus.rawValue, name: sensorName, message: sensorMessage), to: s)
+            send(.sensor(status: sensorStatus.rawValue, name: sensorName, message: sensorMessage, path: sensorPath,
+                         gyroPath: sensorGyroPath), to: s)
         }
     }
 

@@ -83,6 +83,10 @@ public final class DaemonCore {
     public internal(set) var sensorStatus: SensorStatus
     public private(set) var sensorName: String?
     public private(set) var sensorMessage: String?
+    /// The sysfs paths of the accelerometer and of its separate gyroscope device being read, as
+    /// SENSOR `path` / `gyro_path` carry them; nil when none (or the source has no devices).
+    public private(set) var sensorPath: String?
+    public private(set) var sensorGyroPath: String?
     public internal(set) var tilt: TiltReading?
     /// Which way up the device is held, as last told to watchers (`undefined` without an estimate).
     public internal(set) var orientation: DeviceOrientation = .undefined
@@ -422,15 +426,23 @@ public final class DaemonCore {
         return true
     }
 
-    /// The sensor's status changed: SENSOR to watchers, and the STATE `sensor` field follows.
-    public func sensorChanged(status: SensorStatus, name: String?, message: String?, now: Int64) {
-        guard status != sensorStatus || name != sensorName || message != sensorMessage else { return }
+    /// The sensor's status, or the device(s) being read, changed: SENSOR to watchers, and the
+    /// STATE `sensor` field follows. `path`/`gyroPath`: the sysfs paths of the accelerometer and
+    /// its separate gyroscope device being read, so a move to another device with the same name
+    /// and status (a convertible's display hub plugged back) is a change too.
+    public func sensorChanged(status: SensorStatus, name: String?, message: String?, path: String? = nil,
+                              gyroPath: String? = nil, now: Int64) {
+        guard status != sensorStatus || name != sensorName || message != sensorMessage || path != sensorPath
+            || gyroPath != sensorGyroPath else { return }
         sensorStatus = status
         sensorName = name
         sensorMessage = message
+        sensorPath = path
+        sensorGyroPath = gyroPath
         if status != .ok && status != .replay { dropTilt(now: now) }
         refuseRecenterWaitsIfTheSensorCannotDeliver(now: now)
-        let line = ServerMessage.sensor(status: status.rawValue, name: name, message: message).encodedLine()
+        let line = ServerMessage.sensor(status: status.rawValue, name: name, message: message, path: path,
+                                        gyroPath: gyroPath).encodedLine()
         for s in watchers() { append(line, to: s) }
         publish(now: now)
     }

@@ -454,7 +454,8 @@ final class DaemonRuntime {
         let status = fallback ?? source.status
         applyCalibration()  // an IIO sensor's identity is known once it is selected (or reselected)
         core.sampleRateHz = source.sampleRateHz
-        core.sensorChanged(status: status, name: source.name, message: message ?? source.statusMessage, now: now)
+        core.sensorChanged(status: status, name: source.name, message: message ?? source.statusMessage,
+                           path: source.selectedDevice?.path, gyroPath: source.selectedGyroPath, now: now)
     }
 
     private func readSensor(now: Int64) {

@@ -98,7 +98,10 @@ public enum ServerMessage: Sendable, Equatable {
     /// `DeviceOrientation`'s names, to watchers that asked for it.
     case orientation(String)
     case index(index: Int, previous: Int?)
-    case sensor(status: String, name: String?, message: String?)
+    /// `SENSOR {status, name?, message?, path?, gyro_path?}`: `path` is the sysfs path of the
+    /// accelerometer being read and `gyro_path` that of its separate gyroscope device, when there
+    /// are such devices; a change of either is a new SENSOR even when status and name stay.
+    case sensor(status: String, name: String?, message: String?, path: String? = nil, gyroPath: String? = nil)
     case status(release: String, uptimeSeconds: Double, sensor: String, sampleRateHz: Double?, clients: Int,
                 watchers: Int, configPath: String?, calibration: WireCalibration,
                 sensorName: String? = nil, sensorPath: String? = nil, orientation: String? = nil)
@@ -140,11 +143,13 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("class"); w.string("INDEX")
             w.key("index"); w.int(index)
             w.key("previous"); if let previous { w.int(previous) } else { w.null() }
-        case let .sensor(status, name, message):
+        case let .sensor(status, name, message, path, gyroPath):
             w.key("class"); w.string("SENSOR")
             w.key("status"); w.string(status)
             if let name { w.key("name"); w.string(name) }
             if let message { w.key("message"); w.string(message) }
+            if let path { w.key("path"); w.string(path) }
+            if let gyroPath { w.key("gyro_path"); w.string(gyroPath) }
         case let .status(release, uptime, sensor, rate, clients, watchers, configPath, calibration, sensorName, sensorPath,
                          orientation):
             w.key("class"); w.string("STATUS")

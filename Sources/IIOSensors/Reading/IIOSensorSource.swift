@@ -66,6 +66,8 @@ public final class IIOSensorSource: SensorSource {
         selection.map { (name: $0.accel.name, path: $0.accel.path) }
     }
 
+    public var selectedGyroPath: String? { selection?.gyro?.path }
+
     /// The read mode of the accelerometer device, or nil while absent.
     public var currentMode: ReadMode? { accelReader?.mode }
 
@@ -140,18 +142,31 @@ public final class IIOSensorSource: SensorSource {
     private func open() throws(SensorError) {
         closeReaders()
         let inventory = try SensorDiscovery.inventory(uri: configuration.uri)
-        let present = inventory.sensors.filter { !removedPaths.contains($0.path) }
         let selection: SensorSelection
         do {
-            selection = try SensorSelection.choose(from: present, selector: configuration.device)
+            selection = try choose(from: inventory)
         } catch {
+            self.selection = nil
             selectionFailure = "\(error)"
             setStatus(.absent, "\(error); waiting for a sensor")
             log(.warning, "\(error); waiting for a sensor to be plugged in")
             return
         }
+        try open(selection, in: inventory)
+    }
+
+    /// The selection rule applied to the sensors of `inventory` that are still present.
+    private func choose(from inventory: SensorInventory) throws(SensorError) -> SensorSelection {
+        let present = inventory.sensors.filter { !removedPaths.contains($0.path) }
+        return try SensorSelection.choose(from: present, selector: configuration.device)
+    }
+
+    /// Starts the reader(s) of `selection`, made from `inventory`.
+    private func open(_ selection: SensorSelection, in inventory: SensorInventory) throws(SensorError) {
+        closeReaders()
         selectionFailure = nil
         for note in selection.notes { log(.info, "\(note)") }
+        if let ambiguity = selection.ambiguity { log(.warning, ambiguity) }
         let warnings = ([selection.accel] + (selection.gyro.map { [$0] } ?? [])).flatMap { info in
             info.warnings.map { "\(info.who): \($0)" }
         } + (selection.gyroNotUsed.map { [$0] } ?? [])
@@ -235,21 +250,43 @@ public final class IIOSensorSource: SensorSource {
             removedPaths.insert(event.syspath)
             guard let s = selection, event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
             lost(event.syspath == s.accel.path ? s.accel : (s.gyro ?? s.accel))
-        case .add:
-            removedPaths.remove(event.syspath)
+        case .add, .change:
+            if event.action == .add { removedPaths.remove(event.syspath) }
             guard event.sysname.hasPrefix("iio:device") else { return }
-            // Absent, or reading an accelerometer alone while a gyroscope may have come back.
-            guard accelReader == nil || (selection?.gyro == nil && selection?.accel.kind == .accel) else { return }
-            do {
-                try open()
-            } catch {
-                log(.error, "cannot open \(event.sysname) after hotplug: \(error)")
-                setStatus(.error, "\(error)")
-            }
-            syncEpoll()
-        case .change:
-            return
+            reselect(after: event)
         }
+    }
+
+    /// A device came (or its udev properties changed, e.g. `ACCEL_LOCATION`): the selection
+    /// rule runs again over everything present, as on start, and the reader(s) move when it
+    /// chooses other devices (a display accelerometer back after the base was read meanwhile, a
+    /// gyroscope for an accelerometer read alone). The same choice leaves the readers alone.
+    private func reselect(after event: SensorHotplugEvent) {
+        do {
+            guard accelReader != nil, let current = selection else {
+                try open()
+                syncEpoll()
+                return
+            }
+            let inventory: SensorInventory
+            do {
+                inventory = try SensorDiscovery.inventory(uri: configuration.uri)
+            } catch {
+                // The devices being read still work: keep them; the next uevent looks again.
+                log(.warning, "\(event.sysname) \(event.action.rawValue): cannot list the sensors (\(error)); still reading \(current.accel.who)")
+                return
+            }
+            guard let chosen = try? choose(from: inventory),
+                  chosen.accel.path != current.accel.path || chosen.gyro?.path != current.gyro?.path else { return }
+            let was = current.gyro.map { "\(current.accel.who) + \($0.who)" } ?? current.accel.who
+            let now = chosen.gyro.map { "\(chosen.accel.who) + \($0.who)" } ?? chosen.accel.who
+            log(.notice, "\(event.sysname) \(event.action.rawValue): the selection rule now chooses \(now) instead of \(was)")
+            try open(chosen, in: inventory)
+        } catch {
+            log(.error, "cannot open \(event.sysname) after hotplug: \(error)")
+            setStatus(.error, "\(error)")
+        }
+        syncEpoll()
     }
 
     /// A device being read went away: stop, then carry on with what is left (an accelerometer
