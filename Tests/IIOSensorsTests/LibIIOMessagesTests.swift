@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarouselService
+import Testing
+@testable import IIOSensors
+
+/// libiio's own stderr lines are caught and said once with a level (docs/SENSORS.md "Modes and
+/// fallbacks", libiio's own messages).
+@Suite(.serialized) struct LibIIOMessagesTests {
+    @Test func linesWrittenToStderrAreCaughtAndOthersPassedOn() {
+        let (value, lines) = LibIIOMessages.capturing { () -> Int in
+            let text = "WARNING: High-speed mode not enabled\nERROR: Error during channel[0] disable: No such device\n"
+            _ = text.withCString { write(2, $0, strlen($0)) }
+            return 7
+        }
+        #expect(value == 7)
+        #expect(lines == ["WARNING: High-speed mode not enabled", "ERROR: Error during channel[0] disable: No such device"])
+        let (_, none) = LibIIOMessages.capturing(if: false) { () }
+        #expect(none.isEmpty)
+    }
+
+    @Test func eachKindIsSaidOnceAtItsLevel() {
+        var said: [(LogLevel, String)] = []
+        let gone = ["WARNING: High-speed mode not enabled"]
+            + (0..<5).map { "ERROR: Error during channel[\($0)] disable: No such device" }
+        LibIIOMessages.report(gone, who: "accel_3d (iio:device0)") { said.append(($0, $1)) }
+        #expect(said.map(\.0) == [.debug, .debug])
+        #expect(said.last?.1 == "accel_3d (iio:device0): libiio could not disable 5 scan element(s) while releasing the buffer "
+                + "(No such device): the device is gone")
+        said = []
+        LibIIOMessages.report(["ERROR: Error during channel[1] disable: Permission denied", "ERROR: something else\u{1b}"],
+                              who: "d") { said.append(($0, $1)) }
+        #expect(said.map(\.0) == [.warning, .warning])
+        #expect(said.first?.1 == "d: libiio: ERROR: something else\\x1b")
+        #expect(said.last?.1 == "d: libiio could not disable 1 scan element(s) while releasing the buffer (Permission denied)")
+    }
+}
