@@ -40,6 +40,13 @@ public final class IIOSensorSource: SensorSource {
     /// Why a device of the current selection is polled although it has a buffer (EBUSY…).
     private var fallbackNotes: [String] = []
     private var silence = SilenceWatch(periodNanoseconds: 1, now: 0)
+    /// Whether the accelerometer's buffer has delivered a sample since the selection was
+    /// opened, and when it was opened (`clock`): a buffer that never delivers within
+    /// `FirstSampleWait` is read polled at once (`bufferNeverFilled`).
+    private var bufferDelivered = false
+    /// The resting magnitude of the accelerometer (`GravityMagnitudeWatch`), from `open()`.
+    private var gravityWatch = GravityMagnitudeWatch()
+    private var openedNanoseconds: Int64 = 0
     /// Devices whose `remove` uevent arrived (their sysfs tree may linger a moment); ignored by
     /// discovery until an `add` for them.
     private var removedPaths: Set<String> = []
@@ -124,10 +131,13 @@ public final class IIOSensorSource: SensorSource {
         for r in readings {
             guard let accel = r.accel, accel.isFinite else { continue }
             let gyro = r.gyro ?? (gyroReader == nil ? nil : latestGyro)
-            samples.append(IMUSample(timestampNanoseconds: r.timestampNanoseconds, accel: accel, gyro: gyro))
+            let sample = IMUSample(timestampNanoseconds: r.timestampNanoseconds, accel: accel, gyro: gyro)
+            samples.append(sample)
+            if let problem = gravityWatch.add(sample) { implausibleGravity(problem, accelReader.device.who) }
         }
         let now = clock.nowNanoseconds()
         if samples.count > before {
+            if accelReader.mode == .buffered { bufferDelivered = true }
             silence.sampleArrived(now: now)
             if status != .ok { setStatus(.ok, nil) }
         }
@@ -166,6 +176,9 @@ public final class IIOSensorSource: SensorSource {
             gyroReader = try makeReader(g, inventory: inventory, transform: transform)
         }
         latestGyro = nil
+        bufferDelivered = false
+        openedNanoseconds = clock.nowNanoseconds()
+        gravityWatch = GravityMagnitudeWatch()
         armWatchdog()
         let what = selection.gyro.map { "\(selection.accel.who) + \($0.who)" } ?? selection.accel.who
         log(.info, "reading \(what) in \(accelReader?.mode.rawValue ?? "no") mode at \(SamplingRate.text(accelReader?.device.rateHz ?? 0)) Hz")
@@ -288,6 +301,14 @@ public final class IIOSensorSource: SensorSource {
             return lost(r.device.info)
         }
         let who = reader.device.who, ms = silent.silentMilliseconds
+        if reader.mode == .buffered, !bufferDelivered {
+            // Not one sample since the buffer was enabled: wait out the start-up allowance,
+            // then poll (a stale/re-enable cycle would only repeat the silence).
+            if now &- openedNanoseconds >= FirstSampleWait.nanoseconds(periodNanoseconds: reader.device.periodNanoseconds) {
+                bufferNeverFilled(reader, now: now)
+            }
+            return
+        }
         switch SilenceStep(window: silent.window, mode: reader.mode) {
         case .markStale:
             guard status == .ok else { return }
@@ -311,6 +332,38 @@ public final class IIOSensorSource: SensorSource {
                 setStatus(.error, "\(error)")
             }
         }
+        syncEpoll()
+    }
+
+    /// The device rests with a magnitude far from 1 g: said once in the log and in the status
+    /// message (the SENSOR message), the device named.
+    private func implausibleGravity(_ problem: String, _ who: String) {
+        let message = "\(who): \(problem)"
+        log(.warning, message)
+        fallbackNotes.append(message)
+        if status == .ok { setStatus(.ok, fallbackNotes.joined(separator: "; ")) }
+    }
+
+    /// The buffer was enabled but no scan came (a trigger that never fires: a data-ready
+    /// interrupt that is not wired, `bmc150_accel` on I²C without an IRQ): polled from now on,
+    /// said once in the log and in the status message (the SENSOR message).
+    private func bufferNeverFilled(_ reader: DeviceReader, now: Int64) {
+        let trigger = reader.device.attributes.read("trigger/current_trigger").map { printable($0) } ?? ""
+        let ms = (now &- openedNanoseconds) / 1_000_000
+        let message = "\(reader.device.who): buffer enabled" + (trigger.isEmpty ? "" : " with trigger '\(trigger)'")
+            + " but no sample came in \(ms) ms (a trigger that never fires, e.g. no interrupt line); reading in polled mode"
+        log(.warning, message)
+        fallbackNotes.append(message)
+        do {
+            accelReader = try reopen(reader, as: .polled)
+            if let g = gyroReader, g.mode == .buffered { gyroReader = try reopen(g, as: .polled) }
+        } catch {
+            setStatus(.error, "\(error)")
+            syncEpoll()
+            return
+        }
+        armWatchdog()
+        setStatus(.ok, fallbackNotes.joined(separator: "; "))
         syncEpoll()
     }
 
