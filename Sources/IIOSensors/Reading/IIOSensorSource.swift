@@ -108,12 +108,17 @@ public final class IIOSensorSource: SensorSource {
     }
 
     public func readAvailable(into samples: inout [IMUSample]) throws(SensorError) {
-        if let monitor, descriptors?.isReady(monitor.pollDescriptor) ?? true {
+        // One look at what is ready (nil: cannot tell, so everything is asked).
+        let ready = descriptors?.readyMembers()
+        func isReady(_ fd: Int32) -> Bool { ready?.contains(fd) ?? true }
+        if let monitor, isReady(monitor.pollDescriptor) {
             for event in monitor.events() { handle(event) }
         }
         guard let accelReader else { return }
         let before = samples.count
-        if let gyroReader {
+        // Readers whose fd is not ready are not asked (a reader that hotplug handling just made
+        // is not in `ready` either: the loop wakes again for it, its fd being level-triggered).
+        if let gyroReader, isReady(gyroReader.pollDescriptor) {
             do {
                 if let g = try gyroReader.read().last?.gyro { latestGyro = g }
             } catch {
@@ -123,7 +128,7 @@ public final class IIOSensorSource: SensorSource {
         }
         let readings: [IIOReading]
         do {
-            readings = try accelReader.read()
+            readings = isReady(accelReader.pollDescriptor) ? try accelReader.read() : []
         } catch {
             try readFailed(accelReader, error)
             return
@@ -141,7 +146,7 @@ public final class IIOSensorSource: SensorSource {
             silence.sampleArrived(now: now)
             if status != .ok { setStatus(.ok, nil) }
         }
-        checkSilence(now: now)
+        checkSilence(now: now, watchdogReady: isReady(watchdogFD))
     }
 
     // MARK: - opening and closing
@@ -292,8 +297,8 @@ public final class IIOSensorSource: SensorSource {
     }
 
     /// No sample for 5 expected periods → stale; a buffer is re-enabled once, then polled.
-    private func checkSilence(now: Int64) {
-        if watchdogFD >= 0 { _ = clinux_timerfd_read(watchdogFD) }
+    private func checkSilence(now: Int64, watchdogReady: Bool) {
+        if watchdogFD >= 0, watchdogReady { _ = clinux_timerfd_read(watchdogFD) }
         guard let reader = accelReader, let silent = silence.check(now: now) else { return }
         // A device whose sysfs tree is gone (its remove uevent lost, or never sent) is removed,
         // not stale: re-enabling it would only fail.
