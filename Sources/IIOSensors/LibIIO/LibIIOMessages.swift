@@ -77,16 +77,17 @@ enum LibIIOMessages {
         for line in lines {
             if line.contains("High-speed mode not enabled") {
                 log(.debug, "\(who): libiio: no high-speed (mmap) buffer interface; scans are read with read()")
-            } else if line.contains("Error during channel[") && line.contains("disable") {
+            } else if line.hasPrefix("ERROR: Error during channel[") || line.hasPrefix("ERROR: Error during buffer disable") {
+                // "ERROR: Error during channel[0] disable: No such file or directory (2)"
                 disableErrors.append(line.split(separator: ":").last.map { $0.trimmingCharacters(in: " ") } ?? "")
             } else {
                 log(.warning, "\(who): libiio: \(printable(line))")
             }
         }
         if let first = disableErrors.first {
-            let gone = disableErrors.allSatisfy { $0 == "No such device" || $0 == "No such file or directory" }
-            log(gone ? .debug : .warning, "\(who): libiio could not disable \(disableErrors.count) scan element(s) "
-                + "while releasing the buffer (\(printable(first)))" + (gone ? ": the device is gone" : ""))
+            let gone = disableErrors.allSatisfy { $0.hasPrefix("No such device") || $0.hasPrefix("No such file or directory") }
+            log(gone ? .debug : .warning, "\(who): libiio could not disable the buffer or its scan elements "
+                + "(\(disableErrors.count) writes: \(printable(first)))" + (gone ? ": the device is gone" : ""))
         }
     }
 }
