@@ -95,10 +95,8 @@ final class BufferedDeviceReader: DeviceReader {
         guard let buffer else { return [] }
         var readings: [IIOReading] = []
         // Drain until the kernel has nothing more (EAGAIN); bounded so a flood cannot starve
-        // the loop. With refills of one scan (watermark 1) one refill per wake-up: the kernel
-        // wakes the loop again at once while scans wait (the fd is level-triggered), so the
-        // read that would only find EAGAIN is saved on every scan.
-        for _ in 0..<(buffer.samples == 1 ? 1 : 16) {
+        // the loop (a refill is one scan: 64 scans at most per read, the rest at the next).
+        for _ in 0..<64 {
             let bytes = try buffer.refill()
             if bytes == 0 { break }
             var batch = decode(buffer)

@@ -118,7 +118,9 @@ public final class IIOSensorSource: SensorSource {
         let before = samples.count
         // Readers whose fd is not ready are not asked (a reader that hotplug handling just made
         // is not in `ready` either: the loop wakes again for it, its fd being level-triggered).
-        if let gyroReader, isReady(gyroReader.pollDescriptor) {
+        // A buffered gyroscope is not in the set (`syncEpoll`): it is drained at every wake-up
+        // of the accelerometer, whose scans are the samples.
+        if let gyroReader, gyroReader.mode == .buffered || isReady(gyroReader.pollDescriptor) {
             do {
                 if let g = try gyroReader.read().last?.gyro { latestGyro = g }
             } catch {
@@ -409,7 +411,11 @@ public final class IIOSensorSource: SensorSource {
         var wanted: Set<Int32> = []
         if let m = monitor { wanted.insert(m.pollDescriptor) }
         if watchdogFD >= 0 { wanted.insert(watchdogFD) }
+        // The accelerometer's scans make the samples; a buffered gyroscope's scans only update
+        // the rate paired with the next one, so its buffer does not wake the loop (half the
+        // wake-ups of an IMU pair, one per sample). A polled one's timer must be read, so it does.
         for r in [accelReader, gyroReader].compactMap({ $0 }) where r.pollDescriptor >= 0 {
+            if r === gyroReader, r.mode == .buffered, accelReader != nil { continue }
             wanted.insert(r.pollDescriptor)
         }
         descriptors?.replaceMembers(with: wanted)
