@@ -96,7 +96,9 @@ final class BufferedDeviceReader: DeviceReader {
         var readings: [IIOReading] = []
         // Drain until the kernel has nothing more (EAGAIN); bounded so a flood cannot starve
         // the loop (a refill is one scan: 64 scans at most per read, the rest at the next).
-        for _ in 0..<64 {
+        // A one-scan buffer that wakes the loop reads one refill: its level-triggered fd brings
+        // the loop back at once while scans wait, so no read that finds EAGAIN is spent per scan.
+        for _ in 0..<(buffer.samples == 1 && device.wakesTheLoop ? 1 : 64) {
             let bytes = try buffer.refill()
             if bytes == 0 { break }
             var batch = decode(buffer)

@@ -181,6 +181,7 @@ public final class IIOSensorSource: SensorSource {
         accelReader = try makeReader(selection.accel, inventory: inventory, transform: transform)
         if let g = selection.gyro {
             gyroReader = try makeReader(g, inventory: inventory, transform: transform)
+            gyroReader?.device.wakesTheLoop = false
         }
         latestGyro = nil
         bufferDelivered = false
