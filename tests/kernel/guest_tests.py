@@ -42,6 +42,15 @@ def test(fn):
     return fn
 
 
+# Measurements that take minutes on a loaded machine: run only when named (tests/kernel/run NAME).
+MEASUREMENTS = []
+
+
+def measurement(fn):
+    MEASUREMENTS.append(fn)
+    return fn
+
+
 def check(cond, message):
     if not cond:
         raise Failure(message)
@@ -863,7 +872,7 @@ def flip_latencies(hub, d, w, events):
     return first, half_way
 
 
-@test
+@measurement
 def latency_stages():
     """What the other stages add to K1 (docs/PERFORMANCE.md K4), same flips: (a) the STATE rate
     limit at the default max_rate_hz = 60 instead of 250; (b) the accelerometer path's low-pass
@@ -1461,8 +1470,8 @@ def main(argv):
     if not check_bin:
         print("FAIL setup: no carouseld/carouselctl in CAROUSEL_BIN=%r" % BIN)
         return 1
-    selected = [t for t in TESTS if not argv or t.__name__ in argv]
-    unknown = set(argv) - {t.__name__ for t in TESTS}
+    selected = [t for t in TESTS if not argv or t.__name__ in argv] + [m for m in MEASUREMENTS if m.__name__ in argv]
+    unknown = set(argv) - {t.__name__ for t in TESTS + MEASUREMENTS}
     if unknown:
         print("FAIL setup: no such test: %s" % " ".join(sorted(unknown)))
         return 1
