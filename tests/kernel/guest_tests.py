@@ -11,6 +11,7 @@ HID sensor drivers derive from the descriptor's unit exponent), never read back 
 """
 import contextlib
 import csv
+import faulthandler
 import glob
 import json
 import math
@@ -1461,6 +1462,47 @@ def kiosk_touch_in_cage():
 
 # --- Main ------------------------------------------------------------------------------------
 
+# A test that has not ended after this long is hung: the guest says where and ends, so a run
+# never waits for the guest's own timeout (tests/kernel/boot) with nothing to show. The longest
+# test takes ~140 s on a loaded machine.
+TEST_TIMEOUT_S = float(os.environ.get("TEST_TIMEOUT_S", "300"))
+MEASUREMENT_TIMEOUT_S = float(os.environ.get("MEASUREMENT_TIMEOUT_S", "1800"))
+
+
+def hung(name, limit, results):
+    """Runs on the watchdog's thread when test `name` has run `limit` s: writes where every
+    thread of this script, carouseld and every task not sleeping plainly is (Python stacks,
+    kernel stacks, wait channels, the kernel's blocked tasks), records the failure and ends the
+    guest's run with status 1."""
+    path = os.path.join(OUT, "hang-%s.txt" % name)
+    with open(path, "w") as f:
+        f.write("%s has not ended after %.0f s\n\n--- this script's threads\n" % (name, limit))
+        f.flush()
+        faulthandler.dump_traceback(file=f, all_threads=True)
+        f.write("\n--- ps\n" + sh("ps -eLo pid,tid,ppid,stat,wchan:32,etimes,args"))
+        for task in sorted(glob.glob("/proc/[0-9]*/task/[0-9]*")):
+            try:
+                comm = open(task + "/comm").read().strip()
+                state = open(task + "/stat").read().rsplit(")", 1)[1].split()[0]
+                stack = open(task + "/stack").read()
+            except OSError:
+                continue
+            if state == "D" or comm.startswith(("carousel", "python", "udev", "iio")):
+                f.write("\n--- %s %s (%s)\n%s" % (task, comm, state, stack))
+        with contextlib.suppress(OSError):
+            with open("/proc/sysrq-trigger", "w") as t:
+                t.write("w")   # the kernel's list of blocked (D) tasks, into dmesg
+        f.write("\n--- dmesg (tail)\n" + "\n".join(sh("dmesg").splitlines()[-150:]) + "\n")
+    details = "hung: not ended after %.0f s; threads, kernel stacks and dmesg in %s" % (limit, os.path.basename(path))
+    print("FAIL %s (%.1f s): %s" % (name, limit, details), flush=True)
+    with open(path) as f:
+        print("\n".join("    " + l for l in f.read().splitlines()[:120]), flush=True)
+    results.append({"name": name, "ok": False, "seconds": limit, "details": details})
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    os._exit(1)
+
+
 def main(argv):
     os.makedirs(WORK, exist_ok=True)
     os.chmod(WORK, 0o1777)   # tests run carouselctl as user carouseld too
@@ -1478,12 +1520,17 @@ def main(argv):
     results = []
     for t in selected:
         start = time.monotonic()
+        limit = TEST_TIMEOUT_S if t in TESTS else MEASUREMENT_TIMEOUT_S
+        watchdog = threading.Timer(limit, hung, (t.__name__, limit, results))
+        watchdog.daemon = True
+        watchdog.start()
         try:
             details, ok = t(), True
         except Failure as e:
             details, ok = str(e), False
         except Exception as e:  # a bug in the test is a failure too, with its type
             details, ok = "%s: %s" % (type(e).__name__, e), False
+        watchdog.cancel()
         seconds = time.monotonic() - start
         print("%s %s (%.1f s): %s" % ("ok" if ok else "FAIL", t.__name__, seconds, details), flush=True)
         results.append({"name": t.__name__, "ok": ok, "seconds": round(seconds, 1), "details": details})
