@@ -794,8 +794,12 @@ def latency_uhid_to_state():
             "of the 80 deg turn: p50 %.1f ms, p99 %.1f ms") % (len(lat), p50, p99, h50, h99)
     # The goal (docs/PERFORMANCE.md K1): every sample delivered when it arrives. A buffer that
     # wakes the daemon once per 5 scans (libiio's watermark = its refill size) gives p50 60-90 ms.
-    check(p50 <= LATENCY_P50_MS and p99 <= LATENCY_P99_MS, "%s: goal p50 <= %g ms, p99 <= %g ms" % (text, LATENCY_P50_MS, LATENCY_P99_MS))
-    return text
+    # Met at host load 4-6 (p50 10.4, p99 23.7 ms); at load 15 the TCG guest's share of a core
+    # alone made it p50 25, p99 100 ms: a failure says the goal, the figures and the load.
+    goal = "goal p50 <= %g ms, p99 <= %g ms" % (LATENCY_P50_MS, LATENCY_P99_MS)
+    check(p50 <= LATENCY_P50_MS and p99 <= LATENCY_P99_MS, "%s: %s (guest load %s; on a loaded host the TCG guest's share "
+          "of a core decides p99)" % (text, goal, " ".join(open("/proc/loadavg").read().split()[:3])))
+    return "%s (%s)" % (text, goal)
 
 
 # K1's goal in this guest (TCG, debug build): the report interval (20 ms) is the floor of the
