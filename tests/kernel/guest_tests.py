@@ -1491,7 +1491,7 @@ def hung(name, limit, results):
                 stack = open(task + "/stack").read()
             except OSError:
                 continue
-            if state == "D" or comm.startswith(("carousel", "python", "udev", "iio")):
+            if state == "D" or comm.startswith(("carousel", "python", "iio")) or "udev" in comm:
                 f.write("\n--- %s %s (%s)\n%s" % (task, comm, state, stack))
         with contextlib.suppress(OSError):
             with open("/proc/sysrq-trigger", "w") as t:
