@@ -4,7 +4,7 @@ import Glibc
 // Build in release mode: `swift build -c release`, then `.build/release/carousel-bench all`.
 
 let usage = """
-usage: carousel-bench engine|fusion|daemon|core|all [--json] [--runs N] [--samples N] [--carouseld PATH]
+usage: carousel-bench engine|fusion|daemon|rates|core|all [--json] [--runs N] [--samples N] [--carouseld PATH]
        carousel-bench soak [--hours H] [--speed X] [--watchers N] [--carouseld PATH] [--json]
   engine   visible-attribute frame cost (10 vs 1,000,000 items), attributes/s per layout style,
            CPU of a 60 s session at 120 Hz
@@ -13,6 +13,8 @@ usage: carousel-bench engine|fusion|daemon|core|all [--json] [--runs N] [--sampl
   daemon   start-up to READY, idle wake-ups (before any client and after the last watcher),
            sample-to-STATE latency with 1 and 16 watchers, CPU with 256 watchers at 60 Hz, RSS;
            runs the carouseld built beside this binary under umockdev
+  rates    CPU and wake-ups at 50, 100 and 200 Hz with no client, one wake-up per scan and
+           one per 5 scans (umockdev; docs/PERFORMANCE.md K3)
   core     the daemon core's fan-out in-process (256 watchers, scripted clock, no sockets):
            deterministic, for instruction counts under valgrind --tool=callgrind
   all      engine, fusion and daemon
@@ -69,7 +71,7 @@ while !arguments.isEmpty {
     case "-h", "--help":
         print(usage, terminator: "")
         exit(0)
-    case "engine", "fusion", "daemon", "core", "all": commands.append(a)
+    case "engine", "fusion", "daemon", "rates", "core", "all": commands.append(a)
     default: fail("unknown argument '\(a)'\n" + usage, status: 64)
     }
 }
@@ -82,6 +84,15 @@ for command in commands {
     if command == "engine" || command == "all" { EngineBench(reporter: reporter, runs: runs).run() }
     if command == "core" { CoreFanOutBench(reporter: reporter, runs: runs).run() }
     if command == "fusion" || command == "all" { FusionBench(reporter: reporter, runs: runs, samplesPerRun: fusionSamples).run() }
+    if command == "rates" {
+        do {
+            try DaemonBench(reporter: reporter, runs: runs, carouseldPath: carouseldPath).runRates()
+        } catch {
+            let text = "carousel-bench: rates: \(error)\n"
+            _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            status = 69
+        }
+    }
     if command == "daemon" || command == "all" {
         do {
             try DaemonBench(reporter: reporter, runs: runs, carouseldPath: carouseldPath).run()

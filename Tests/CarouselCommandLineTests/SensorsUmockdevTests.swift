@@ -328,13 +328,13 @@ import Testing
         #expect(result.standardError.contains("ip:127.0.0.1: iio_create_context failed"))
     }
 
-    @Test func silentBufferGoesStaleThenPolled() throws {
+    @Test func bufferThatNeverFillsIsPolledAtOnce() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
-        // 20 Hz: 5 periods = 250 ms without a sample → stale, re-enable, then polled.
+        // 20 Hz and not one scan from the buffer: polled after the first-sample wait (1 s),
+        // without going stale or re-enabling the buffer first (a trigger that never fires).
         let p = try UmockdevProcess(Mock.ctl, ["record", "--output", "-", "--rate", "20"], testbed: bed)
         try p.waitForStandardError(containing: "in buffered mode", timeoutSeconds: 20)
-        try p.waitForStandardError(containing: "stale; re-enabling the buffer", timeoutSeconds: 20)
-        try p.waitForStandardError(containing: "falling back to polled mode", timeoutSeconds: 20)
+        try p.waitForStandardError(containing: "but no sample came in", timeoutSeconds: 20)
         // Polled rows come from in_accel_*_raw = (−512, 256, 1000):
         // · 0.00980665 = (−5.0210048, 2.5105024, 9.80665) → M → (2.5105024, 5.0210048, 9.80665) → negated.
         let line = try p.waitForLine(timeoutSeconds: 20) { $0.first?.isNumber == true || $0.first == "-" }
@@ -342,9 +342,32 @@ import Testing
         #expect(close(row.1, [-2.5105024, -5.0210048, -9.80665]))
         let result = try Mock.stop(p)
         #expect(result.status == 0)
+        let lines = result.standardError.split(separator: "\n")
+        let said = lines.filter { $0.contains("but no sample came in") }
+        #expect(said.count == 1, "\(lines)")
+        // Laid out for a terminal, with its level as a word, never journald's "<4>" prefix.
+        #expect(said.first?.hasPrefix("carouselctl: record: warning: accel_3d (iio:device0): buffer enabled with trigger ") == true, "\(said)")
+        #expect(said.first?.hasSuffix("ms (a trigger that never fires, e.g. no interrupt line); reading in polled mode") == true, "\(said)")
+        #expect(!result.standardError.contains("stale"), "\(lines)")
+        #expect(!result.standardError.contains("re-enabling"), "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("<") }, "\(lines)")
+    }
+
+    @Test func bufferThatGoesSilentGoesStaleThenPolled() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        // 20 Hz: one scan, then 5 periods = 250 ms without one → stale, re-enable, then polled.
+        let p = try Mock.record(["--rate", "20"], bed, ready: "in buffered mode")
+        try bed.stream(Scan.le16in32(100) + Scan.le16in32(0) + Scan.le16in32(0) + [0, 0, 0, 0] + Scan.le(1_000_000_000, bytes: 8),
+                       to: "/dev/iio:device0")
+        _ = try Mock.nextRow(p)
+        try p.waitForStandardError(containing: "stale; re-enabling the buffer", timeoutSeconds: 20)
+        try p.waitForStandardError(containing: "falling back to polled mode", timeoutSeconds: 20)
+        let line = try p.waitForLine(timeoutSeconds: 20) { ($0.first?.isNumber == true || $0.first == "-") && !$0.hasPrefix("1000000000,") }
+        let row = try #require(Mock.row(line))
+        #expect(close(row.1, [-2.5105024, -5.0210048, -9.80665]))
+        let result = try Mock.stop(p)
+        #expect(result.status == 0)
         #expect(result.standardError.contains("sensor status: stale"))
-        // The source's events are laid out for a terminal, with their level as a word (as
-        // carouseld's foreground lines), never journald's "<4>" prefix.
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("carouselctl: record: warning: ") && $0.hasSuffix("(5 periods): stale; re-enabling the buffer") },
                 "\(lines)")

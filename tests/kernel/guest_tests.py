@@ -11,6 +11,7 @@ HID sensor drivers derive from the descriptor's unit exponent), never read back 
 """
 import contextlib
 import csv
+import faulthandler
 import glob
 import json
 import math
@@ -39,6 +40,15 @@ class Failure(Exception):
 
 def test(fn):
     TESTS.append(fn)
+    return fn
+
+
+# Measurements that take minutes on a loaded machine: run only when named (tests/kernel/run NAME).
+MEASUREMENTS = []
+
+
+def measurement(fn):
+    MEASUREMENTS.append(fn)
     return fn
 
 
@@ -169,14 +179,14 @@ def close(a, b, tol):
 class Daemon:
     """carouseld in the foreground with a private socket and configuration."""
 
-    def __init__(self, name="d", sensor_extra="", user=None, server_extra=""):
+    def __init__(self, name="d", sensor_extra="", user=None, server_extra="", rate_hz=50):
         self.dir = os.path.join(WORK, "daemon-" + name)
         os.makedirs(self.dir, exist_ok=True)
         self.socket = os.path.join(self.dir, "carouseld.sock")
         self.config = os.path.join(self.dir, "carouseld.conf")
         with open(self.config, "w") as f:
-            f.write("[sensor]\nsample_rate_hz = 50\n%s\n[server]\nsocket = %s\nsocket_mode = 0666\nidle_timeout_s = 0\n"
-                    "%s\n[calibration]\nfile = %s/calibration.conf\n" % (sensor_extra, self.socket, server_extra, self.dir))
+            f.write("[sensor]\nsample_rate_hz = %g\n%s\n[server]\nsocket = %s\nsocket_mode = 0666\nidle_timeout_s = 0\n"
+                    "%s\n[calibration]\nfile = %s/calibration.conf\n" % (rate_hz, sensor_extra, self.socket, server_extra, self.dir))
         if user:
             shutil.chown(self.dir, user, user)
         self.log_path = os.path.join(self.dir, "carouseld.log")
@@ -975,6 +985,13 @@ def percentile(values, q):
     return v[min(len(v) - 1, int(math.ceil(q / 100.0 * len(v))) - 1)]
 
 
+def keep_log(d):
+    """Copies a daemon's log to the output directory (tests/kernel/run KEEP=1 keeps it)."""
+    if d:
+        with contextlib.suppress(OSError):
+            shutil.copy(d.log_path, os.path.join(OUT, "carouseld-%s.log" % os.path.basename(d.dir)))
+
+
 @test
 def latency_uhid_to_state():
     """From the write of the first input report with a new attitude (CLOCK_MONOTONIC just before
@@ -1029,9 +1046,182 @@ def latency_uhid_to_state():
     h50, h99 = percentile(lat_half, 50), percentile(lat_half, 99)
     with open(os.path.join(OUT, "latency-carouseld.json"), "w") as f:
         json.dump({"events": len(lat), "first_p50_ms": p50, "first_p99_ms": p99, "half_p50_ms": h50, "half_p99_ms": h99,
-                   "first_ms": lat, "half_ms": lat_half}, f)
-    return ("%d flips: uhid write -> first STATE moved >= 1 deg: p50 %.1f ms, p99 %.1f ms; -> first STATE past half "
+                   "first_ms": lat, "half_ms": lat_half, "loadavg": open("/proc/loadavg").read().split()[:3]}, f)
+    text = ("%d flips: uhid write -> first STATE moved >= 1 deg: p50 %.1f ms, p99 %.1f ms; -> first STATE past half "
             "of the 80 deg turn: p50 %.1f ms, p99 %.1f ms") % (len(lat), p50, p99, h50, h99)
+    # The goal (docs/PERFORMANCE.md K1): every sample delivered when it arrives. A buffer that
+    # wakes the daemon once per 5 scans (libiio's watermark = its refill size) gives p50 60-90 ms.
+    # Met at host load 4-6 (p50 10.4, p99 23.7 ms); at load 15 the TCG guest's share of a core
+    # alone made it p50 25, p99 100 ms: a failure says the goal, the figures and the load.
+    goal = "goal p50 <= %g ms, p99 <= %g ms" % (LATENCY_P50_MS, LATENCY_P99_MS)
+    check(p50 <= LATENCY_P50_MS and p99 <= LATENCY_P99_MS, "%s: %s (guest load %s; on a loaded host the TCG guest's share "
+          "of a core decides p99)" % (text, goal, " ".join(open("/proc/loadavg").read().split()[:3])))
+    return "%s (%s)" % (text, goal)
+
+
+# K1's goal in this guest (TCG, debug build): the report interval (20 ms) is the floor of the
+# phase a sample waits in; what is over it is the kernel, the scheduler and carouseld.
+LATENCY_P50_MS, LATENCY_P99_MS = 15.0, 45.0
+
+
+def process_cpu_seconds(pid):
+    """utime + stime of a process (all threads), seconds."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_wakeups(pid):
+    """Voluntary context switches of all a process's threads (each a wait that ended)."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        for line in open("/proc/%d/task/%s/status" % (pid, task)):
+            if line.startswith("voluntary_ctxt_switches:"):
+                total += int(line.split()[1])
+    return total
+
+
+@test
+def buffer_wakes_per_sample():
+    """While carouseld reads the hub's accelerometer buffered, the kernel wakes it for every
+    scan: buffer/watermark is 1 (libiio 0.24 writes its refill size there; a watermark of N
+    holds poll() until N scans wait) and buffer/length holds half a second of scans. The
+    wake-ups per second are reported (they depend on the guest's share of the machine)."""
+    with sensor_hub(bits=16, interval_ms=20, accel=gravity_raw(*FLIP_A)):
+        dev = iio_devices()["accel_3d"]
+        d = Daemon("wakes", sensor_extra="always_on = yes")
+        try:
+            wait_for(lambda: tilt_near(d, FLIP_A, 2.0), 30, "tilt at A")
+            check("in buffered mode" in d.log(), "not buffered: %s" % d.log()[-400:])
+            base = "/sys/bus/iio/devices/%s/buffer/" % dev
+            enabled, watermark, length = (open(base + a).read().strip() for a in ("enable", "watermark", "length"))
+            check(enabled == "1", "buffer/enable %s while the daemon reads" % enabled)
+            w0, t0 = process_wakeups(d.proc.pid), time.monotonic()
+            time.sleep(3)
+            wakes_per_s = (process_wakeups(d.proc.pid) - w0) / (time.monotonic() - t0)
+        finally:
+            keep_log(d)
+            d.stop()
+    check(watermark == "1", "buffer/watermark %s (length %s): the kernel wakes carouseld once per %s scans" % (watermark, length, watermark))
+    # Half a second of scans at 50 Hz in the kernel's buffer, so a late daemon loses none.
+    check(int(length) >= 25, "buffer/length %s < 25 scans" % length)
+    return "buffer/watermark %s, buffer/length %s; carouseld woke %.1f times/s at 50 reports/s" % (watermark, length, wakes_per_s)
+
+
+def flip_latencies(hub, d, w, events):
+    """For each of `events` flips between FLIP_A and FLIP_B: ms from the uhid write to the first
+    STATE whose roll moved >= 1 deg towards the target, and to the first past half of the turn."""
+    first, half_way = [], []
+    target = FLIP_A
+    half = (FLIP_A[0] + FLIP_B[0]) / 2.0
+    for k in range(events):
+        target = FLIP_B if target == FLIP_A else FLIP_A
+        start_index = len(w.messages)
+        last_roll = d.status()["state"]["tilt"]["roll_deg"]
+        n = len(hub.accel.changes)
+        hub.set_values(hub.accel, gravity_raw(*target))
+        wait_for(lambda: len(hub.accel.changes) > n, 5, "the hub to send the new attitude")
+        t_write = hub.accel.changes[n][0]
+        sign = 1 if target[0] > last_roll else -1
+
+        def roll_of(m):
+            return (m.get("tilt") or {}).get("roll_deg") if m.get("class") == "STATE" else None
+        _, t1, _ = w.wait(lambda m: roll_of(m) is not None and (roll_of(m) - last_roll) * sign >= 1.0, 10, "STATE towards %s" % (target,), start_index)
+        _, t2, _ = w.wait(lambda m: roll_of(m) is not None and (roll_of(m) - half) * sign >= 0, 10, "STATE past half to %s" % (target,), start_index)
+        first.append((t1 - t_write) / 1e6)
+        half_way.append((t2 - t_write) / 1e6)
+        # Let the estimate settle at the target before the next flip (a filter lags behind).
+        wait_for(lambda: tilt_near(d, target, 1.0), 10, "tilt at %s" % (target,))
+    return first, half_way
+
+
+@measurement
+def latency_stages():
+    """What the other stages add to K1 (docs/PERFORMANCE.md K4), same flips: (a) the STATE rate
+    limit at the default max_rate_hz = 60 instead of 250; (b) the accelerometer path's low-pass
+    (`method = accel`, `lowpass_hz = 3`, what an accelerometer-only sensor gets) at 250."""
+    events = int(os.environ.get("STAGE_FLIPS", "30"))
+    out = {}
+    for name, rate, filt in (("rate_60", 60, "method = accel"), ("lowpass_3hz", 250, "method = accel\nlowpass_hz = 3")):
+        with sensor_hub(bits=16, interval_ms=20, accel=gravity_raw(*FLIP_A)) as hub:
+            d = Daemon("stages-" + name, sensor_extra="always_on = yes", server_extra="max_rate_hz = %d\n[filter]\n%s" % (rate, filt))
+            w = Watcher(d.socket, max_rate_hz=rate)
+            try:
+                wait_for(lambda: tilt_near(d, FLIP_A, 2.0), 30, "tilt at A")
+                first, half_way = flip_latencies(hub, d, w, events)
+            finally:
+                w.close()
+                d.stop()
+        out[name] = {"first_p50_ms": percentile(first, 50), "first_p99_ms": percentile(first, 99),
+                     "half_p50_ms": percentile(half_way, 50), "half_p99_ms": percentile(half_way, 99)}
+    out["loadavg"] = open("/proc/loadavg").read().split()[:3]
+    with open(os.path.join(OUT, "latency-stages.json"), "w") as f:
+        json.dump(out, f)
+    return "; ".join("%s: first p50 %.1f / p99 %.1f ms, half-way p50 %.1f / p99 %.1f ms" % (
+        k, v["first_p50_ms"], v["first_p99_ms"], v["half_p50_ms"], v["half_p99_ms"]) for k, v in out.items() if k != "loadavg")
+
+
+@test
+def libiio_lines_said_once_with_a_level():
+    """libiio 0.24 prints `WARNING: High-speed mode not enabled` at each buffer creation and
+    `ERROR: Error during channel[N] disable` for each scan element of an unplugged device,
+    straight to stderr (the journal, with no priority). carouseld's log must carry none of them
+    raw: each device's removal is said once, at the daemon's own levels."""
+    d = None
+    try:
+        with sensor_hub(bits=16, interval_ms=20, accel=gravity_raw(*FLIP_A)):
+            dev = iio_devices()["accel_3d"]
+            d = Daemon("libiio-lines", sensor_extra="always_on = yes")
+            wait_for(lambda: tilt_near(d, FLIP_A, 2.0), 30, "tilt at A")
+        wait_for(lambda: d.status()["status"]["sensor"] == "absent", 30, "SENSOR absent after the unplug")
+        text = open(d.log_path).read()
+    finally:
+        if d:
+            keep_log(d)
+            d.stop()
+    raw = [l for l in text.splitlines() if re.match(r"(WARNING|ERROR|DEBUG|INFO): ", l)]
+    check(not raw, "libiio's own lines in carouseld's log: %s" % raw[:6])
+    # The pair goes in either order: each removal is said once, at the daemon's own level.
+    removals = [l for l in text.splitlines() if re.search(r"\((iio:device\d+)\) removed$", l)]
+    check(removals and len(removals) == len(set(removals)), "removals said %s: %s" % (removals, text[-800:]))
+    check(all(l.startswith("carouseld: warning: ") for l in removals), "removals %s" % removals)
+    return "no raw libiio line; %s" % removals
+
+
+@test
+def cpu_per_sample_rate():
+    """carouseld's CPU (% of one core: utime + stime of all threads) and wake-ups per second
+    while it reads the hub's accelerometer and gyroscope buffered at 50, 100 and 200 Hz with no
+    client (always_on), over 10 s each, with the buffer's watermark (1 at every rate). TCG and the
+    guest's share of a loaded machine make the CPU figures several times what hardware would
+    show (docs/PERFORMANCE.md K3 is measured on the host). CAROUSEL_BIN decides the build."""
+    seconds = float(os.environ.get("CPU_SECONDS", "10"))
+    rows = []
+    for rate in (50, 100, 200):
+        with sensor_hub(bits=16, interval_ms=1000 // rate, accel=gravity_raw(*FLIP_A)):
+            d = Daemon("cpu-%d" % rate, sensor_extra="always_on = yes", rate_hz=rate)
+            try:
+                wait_for(lambda: tilt_near(d, FLIP_A, 2.0), 30, "tilt at A")
+                dev = iio_devices()["accel_3d"]
+                watermark = open("/sys/bus/iio/devices/%s/buffer/watermark" % dev).read().strip()
+                time.sleep(1)
+                c0, w0, t0 = process_cpu_seconds(d.proc.pid), process_wakeups(d.proc.pid), time.monotonic()
+                time.sleep(seconds)
+                c1, w1, t1 = process_cpu_seconds(d.proc.pid), process_wakeups(d.proc.pid), time.monotonic()
+                check("in buffered mode" in d.log(), "not buffered: %s" % d.log()[-400:])
+            finally:
+                keep_log(d)
+            d.stop()
+        rows.append({"rate_hz": rate, "cpu_percent": 100 * (c1 - c0) / (t1 - t0), "wakeups_per_s": (w1 - w0) / (t1 - t0),
+                     "watermark": watermark})
+    with open(os.path.join(OUT, "cpu-per-rate.json"), "w") as f:
+        json.dump({"rows": rows, "loadavg": open("/proc/loadavg").read().split()[:3]}, f)
+    text = "; ".join("%d Hz: %.2f %% of a core, %.0f wake-ups/s, watermark %s" % (
+        r["rate_hz"], r["cpu_percent"], r["wakeups_per_s"], r["watermark"]) for r in rows)
+    # Each scan is delivered when it arrives, at every rate (a refill of rate/10 scans was the
+    # watermark: 5, 10, 20).
+    batched = [r["rate_hz"] for r in rows if r["watermark"] != "1"]
+    check(not batched, "%s: the kernel batches scans at %s Hz" % (text, batched))
+    return text
 
 
 @test
@@ -1160,6 +1350,163 @@ def i2c_stub_bmi160_polled():
             f.write("0x%02x\n" % BMI160_ADDR)
     return "%s on i2c-%s: channel indices %s; polled %d samples = registers x scale exactly; mode auto -> %s" % (
         dev, n, [c["index"] for c in s["channels"]], len(rows), auto_mode[-1] if auto_mode else auto_err.strip()[-200:])
+
+
+@contextlib.contextmanager
+def accel_only_hub(accel=(0, 0, -1000)):
+    """The uhid hub with hid-sensor-gyro-3d unloaded: only accel_3d appears (a tablet's
+    accelerometer without a gyroscope); the module is loaded again after the block."""
+    run(["modprobe", "-r", "hid-sensor-gyro-3d"])
+    hub = None
+    try:
+        wait_for(lambda: "gyro_3d" not in iio_devices(), 20, "gyro_3d to go")
+        hub = uhid.SensorHub(bits=16, interval_ms=20)
+        hub.set_values(hub.accel, accel)
+        hub.start()
+        wait_for(lambda: "accel_3d" in iio_devices(), 20, "accel_3d")
+        settle()
+        check("gyro_3d" not in iio_devices(), "gyro_3d exists without its driver")
+        yield hub
+    finally:
+        if hub:
+            hub.destroy()
+            wait_for(lambda: "accel_3d" not in iio_devices(), 20, "accel_3d to go")
+        run(["modprobe", "hid-sensor-gyro-3d"])
+        settle()
+
+
+@test
+def accel_only_says_the_estimator():
+    """An accelerometer without a gyroscope under `[filter] method = inertial`: the tilt comes
+    from the accelerometer and its low-pass, and SENSOR (message and `estimator`), STATUS
+    `estimator`, `carouselctl status` and the log (once) say that it replaced inertial."""
+    want = {"configured": "inertial", "used": "accel", "lowpass_hz": 3, "reason": "the sensor has no gyroscope"}
+    sentence = "the sensor has no gyroscope: [filter] method inertial replaced by accel with a 3 Hz low-pass"
+    with accel_only_hub(accel=gravity_raw(-20, 10)):
+        d = Daemon("accel-only", sensor_extra="always_on = yes", server_extra="[filter]\nmethod = inertial")
+        w = None
+        try:
+            w = Watcher(d.socket)
+            _, _, msg = w.wait(lambda m: m.get("class") == "SENSOR" and m.get("estimator"), 30, "SENSOR with estimator")
+            check(msg.get("estimator") == want, "SENSOR estimator %r" % msg.get("estimator"))
+            check(sentence in (msg.get("message") or ""), "SENSOR message %r" % msg.get("message"))
+            t = wait_for(lambda: tilt_near(d, (-20, 10), 1.0), 30, "tilt roll -20 pitch 10")
+            raw = d.status()["status"]
+            check(raw.get("estimator") == want, "STATUS estimator %r" % raw.get("estimator"))
+            text = carouselctl("status", "--socket", d.socket).stdout
+            check("estimator:    accel with a 3.0 Hz low-pass in place of inertial (the sensor has no gyroscope)" in text, text)
+            check(d.log().count(sentence) == 1, "log: %s" % d.log()[-600:])
+        finally:
+            if w:
+                w.close()
+            keep_log(d)
+            d.stop()
+    return "SENSOR %r; tilt roll %.2f pitch %.2f" % (msg.get("message"), t["roll_deg"], t["pitch_deg"])
+
+
+@contextlib.contextmanager
+def bmi160_on_i2c_stub(accel, gyro=(0, 0, 0)):
+    """The bmi160 of i2c_stub_bmi160_polled with these raw accel and gyro registers (no IRQ);
+    yields its iio:deviceN, deleted after the block."""
+    run(["modprobe", "i2c-stub", "chip_addr=0x%02x" % BMI160_ADDR])
+    run(["modprobe", "i2c-dev"])
+    run(["modprobe", "bmi160_i2c"])
+    bus = None
+    for d in glob.glob("/sys/bus/i2c/devices/i2c-*"):
+        if open(d + "/name").read().strip() == "SMBus stub driver":
+            bus = d
+    check(bus, "no i2c-stub bus")
+    n = bus.rsplit("-", 1)[1]
+    regs = {0x00: 0xD1, 0x40: 0x28, 0x41: 0x03, 0x42: 0x28, 0x43: 0x00}
+    for base, values in ((0x0C, gyro), (0x12, accel)):
+        for i, v in enumerate(values):
+            lo, hi = (v & 0xFFFF).to_bytes(2, "little")
+            regs[base + 2 * i], regs[base + 2 * i + 1] = lo, hi
+    for reg, val in sorted(regs.items()):
+        run(["i2cset", "-f", "-y", n, "0x%02x" % BMI160_ADDR, "0x%02x" % reg, "0x%02x" % val])
+    with open(bus + "/new_device", "w") as f:
+        f.write("bmi160 0x%02x\n" % BMI160_ADDR)
+    try:
+        wait_for(lambda: "bmi160" in iio_devices(), 20, "the bmi160 IIO device (dmesg: %s)" % sh("dmesg | tail -3"))
+        settle()
+        yield iio_devices()["bmi160"]
+    finally:
+        with open(bus + "/delete_device", "w") as f:
+            f.write("0x%02x\n" % BMI160_ADDR)
+        wait_for(lambda: "bmi160" not in iio_devices(), 20, "the bmi160 to go")
+
+
+@test
+def buffer_never_fills_polled_at_once():
+    """A trigger that never fires (bmc150_accel on I2C without an IRQ line): the bmi160 on
+    i2c-stub gets the HID hub's accel_3d trigger as its current_trigger (a HID sensor trigger
+    only powers its sensor, it never polls), so its buffer enables but no scan comes.
+    carouseld detects it once, reads polled at once and says so in its log and in SENSOR,
+    without going stale or re-enabling the buffer first."""
+    accel = (1200, -3400, -16000)
+    with sensor_hub(bits=16), bmi160_on_i2c_stub(accel) as dev:
+        trigger = None
+        for t in glob.glob("/sys/bus/iio/devices/trigger*"):
+            name = open(t + "/name").read().strip()
+            if name.startswith("accel_3d-dev"):
+                trigger = name
+        check(trigger, "no accel_3d trigger")
+        d = w = None
+        try:
+            with open("/sys/bus/iio/devices/%s/trigger/current_trigger" % dev, "w") as f:
+                f.write(trigger + "\n")
+            d = Daemon("never-fills", sensor_extra="always_on = yes\ndevice = bmi160")
+            w = Watcher(d.socket)
+            said = "bmi160 (%s): buffer enabled with trigger '%s' but no sample came in" % (dev, trigger)
+            _, _, msg = w.wait(lambda m: m.get("class") == "SENSOR" and said in (m.get("message") or ""), 30, "SENSOR saying the buffer never filled")
+            check(msg.get("status") == "ok", "SENSOR %r" % msg)
+            rows = wait_for(lambda: [m for _, m in w.messages if m.get("class") == "STATE" and (m.get("tilt") or {}).get("roll_deg") is not None], 30, "a tilt from polled reads")
+            log_text = d.log()
+            check("in buffered mode" in log_text, log_text[-600:])
+            check(log_text.count(said) == 1, "said %d times: %s" % (log_text.count(said), log_text[-600:]))
+            check("reading in polled mode" in log_text.split(said, 1)[1].split("\n", 1)[0], log_text[-600:])
+            check("stale" not in log_text and "re-enabling" not in log_text, "stale/re-enable before polling: %s" % log_text[-800:])
+            stale = [m for _, m in w.messages if m.get("class") == "SENSOR" and m.get("status") == "stale"]
+            check(not stale, "SENSOR stale: %s" % stale)
+        finally:
+            if w:
+                w.close()
+            keep_log(d)
+            if d:
+                d.stop()
+    return "SENSOR %r; %d STATEs with tilt" % (msg.get("message"), len(rows))
+
+
+@test
+def implausible_gravity_warned_and_calibration_refused():
+    """A resting accelerometer whose magnitude is 1/9.81 of gravity (a driver whose scale is in
+    g, as fxos8700's): the bmi160 on i2c-stub with 1672 LSB on z (1672 x 0.000598 = 0.99986
+    m/s^2). The daemon warns once, naming the device, the magnitude and the likely cause (log and
+    SENSOR), and `carouselctl calibrate` refuses to write a calibration."""
+    raw_z = 1672
+    magnitude = raw_z * BMI160_ACCEL_SCALE
+    text = "at rest the accelerometer reads %.2f m/s\u00b2 (%.3f g), not 1 g" % (magnitude, magnitude / 9.80665)
+    with bmi160_on_i2c_stub((0, 0, raw_z)) as dev:
+        d = w = None
+        try:
+            d = Daemon("gravity", sensor_extra="always_on = yes\ndevice = bmi160\nmode = polled")
+            w = Watcher(d.socket)
+            who = "bmi160 (%s): %s" % (dev, text)
+            _, _, msg = w.wait(lambda m: m.get("class") == "SENSOR" and who in (m.get("message") or ""), 30, "SENSOR with the magnitude warning")
+            check("scale in g" in msg["message"] and "fxos8700" in msg["message"], "SENSOR %r" % msg)
+            check(d.log().count(who) == 1, "log: %s" % d.log()[-800:])
+            out = os.path.join(WORK, "gravity-calibration.conf")
+            p = carouselctl("calibrate", "--socket", d.socket, "--duration", "2", "--output", out, check_status=False, timeout=90)
+            check(p.returncode != 0, "calibrate exited 0: %s" % p.stdout[-400:])
+            check(text in p.stderr and "nothing written" in p.stderr, "calibrate said: %s" % p.stderr[-600:])
+            check(not os.path.exists(out), "%s was written" % out)
+        finally:
+            if w:
+                w.close()
+            if d:
+                keep_log(d)
+            d.stop()
+    return "SENSOR %r; calibrate exit %d: %s" % (msg.get("message"), p.returncode, p.stderr.strip()[-200:])
 
 
 # --- umockdev fixtures from the real kernel ----------------------------------------------------
@@ -1376,6 +1723,47 @@ def kiosk_touch_in_cage():
 
 # --- Main ------------------------------------------------------------------------------------
 
+# A test that has not ended after this long is hung: the guest says where and ends, so a run
+# never waits for the guest's own timeout (tests/kernel/boot) with nothing to show. The longest
+# test takes ~140 s on a loaded machine.
+TEST_TIMEOUT_S = float(os.environ.get("TEST_TIMEOUT_S", "300"))
+MEASUREMENT_TIMEOUT_S = float(os.environ.get("MEASUREMENT_TIMEOUT_S", "1800"))
+
+
+def hung(name, limit, results):
+    """Runs on the watchdog's thread when test `name` has run `limit` s: writes where every
+    thread of this script, carouseld and every task not sleeping plainly is (Python stacks,
+    kernel stacks, wait channels, the kernel's blocked tasks), records the failure and ends the
+    guest's run with status 1."""
+    path = os.path.join(OUT, "hang-%s.txt" % name)
+    with open(path, "w") as f:
+        f.write("%s has not ended after %.0f s\n\n--- this script's threads\n" % (name, limit))
+        f.flush()
+        faulthandler.dump_traceback(file=f, all_threads=True)
+        f.write("\n--- ps\n" + sh("ps -eLo pid,tid,ppid,stat,wchan:32,etimes,args"))
+        for task in sorted(glob.glob("/proc/[0-9]*/task/[0-9]*")):
+            try:
+                comm = open(task + "/comm").read().strip()
+                state = open(task + "/stat").read().rsplit(")", 1)[1].split()[0]
+                stack = open(task + "/stack").read()
+            except OSError:
+                continue
+            if state == "D" or comm.startswith(("carousel", "python", "iio")) or "udev" in comm:
+                f.write("\n--- %s %s (%s)\n%s" % (task, comm, state, stack))
+        with contextlib.suppress(OSError):
+            with open("/proc/sysrq-trigger", "w") as t:
+                t.write("w")   # the kernel's list of blocked (D) tasks, into dmesg
+        f.write("\n--- dmesg (tail)\n" + "\n".join(sh("dmesg").splitlines()[-150:]) + "\n")
+    details = "hung: not ended after %.0f s; threads, kernel stacks and dmesg in %s" % (limit, os.path.basename(path))
+    print("FAIL %s (%.1f s): %s" % (name, limit, details), flush=True)
+    with open(path) as f:
+        print("\n".join("    " + l for l in f.read().splitlines()[:120]), flush=True)
+    results.append({"name": name, "ok": False, "seconds": limit, "details": details})
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    os._exit(1)
+
+
 def main(argv):
     os.makedirs(WORK, exist_ok=True)
     os.chmod(WORK, 0o1777)   # tests run carouselctl as user carouseld too
@@ -1385,20 +1773,25 @@ def main(argv):
     if not check_bin:
         print("FAIL setup: no carouseld/carouselctl in CAROUSEL_BIN=%r" % BIN)
         return 1
-    selected = [t for t in TESTS if not argv or t.__name__ in argv]
-    unknown = set(argv) - {t.__name__ for t in TESTS}
+    selected = [t for t in TESTS if not argv or t.__name__ in argv] + [m for m in MEASUREMENTS if m.__name__ in argv]
+    unknown = set(argv) - {t.__name__ for t in TESTS + MEASUREMENTS}
     if unknown:
         print("FAIL setup: no such test: %s" % " ".join(sorted(unknown)))
         return 1
     results = []
     for t in selected:
         start = time.monotonic()
+        limit = TEST_TIMEOUT_S if t in TESTS else MEASUREMENT_TIMEOUT_S
+        watchdog = threading.Timer(limit, hung, (t.__name__, limit, results))
+        watchdog.daemon = True
+        watchdog.start()
         try:
             details, ok = t(), True
         except Failure as e:
             details, ok = str(e), False
         except Exception as e:  # a bug in the test is a failure too, with its type
             details, ok = "%s: %s" % (type(e).__name__, e), False
+        watchdog.cancel()
         seconds = time.monotonic() - start
         print("%s %s (%.1f s): %s" % ("ok" if ok else "FAIL", t.__name__, seconds, details), flush=True)
         results.append({"name": t.__name__, "ok": ok, "seconds": round(seconds, 1), "details": details})

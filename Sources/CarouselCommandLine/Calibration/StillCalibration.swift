@@ -15,7 +15,9 @@ import MotionFusion
 /// - every gyroscope axis has a standard deviation ≤ `gyroStdLimit` (0.05 rad/s, ≈ 2.9 °/s);
 /// - the mean gyro rate is ≤ `gyroMeanLimit` (0.2 rad/s, ≈ 11.5 °/s: a larger "bias" is a
 ///   device turning steadily, not the zero-rate offset of a MEMS gyro);
-/// - at least `minimumSamples` samples (default 20).
+/// - at least `minimumSamples` samples (default 20);
+/// - a mean specific force of 0.7–1.3 g (`GravityMagnitude`): a driver's scale in g or a ×100
+///   HID unit would otherwise be written into the file as the neutral attitude's gravity.
 /// The three limits are MotionFusion's `StillnessDetector` defaults (read from it), so the
 /// refusal agrees with the daemon's own notion of rest. They accept a noisy wide-bandwidth IMU at
 /// rest (the NCSU captures: spreads up to 0.02 g and 0.05 rad/s) and refuse any handling or
@@ -47,6 +49,9 @@ public struct StillCalibration: Sendable {
         case tooFewSamples(count: Int, minimum: Int)
         case moved(reasons: [String])
         case noGravity
+        /// The device is at rest but the accelerometer's magnitude is far from 1 g
+        /// (`GravityMagnitude.problem`: the value and its likely cause).
+        case implausibleGravity(String)
 
         public var description: String {
             switch self {
@@ -57,6 +62,8 @@ public struct StillCalibration: Sendable {
                     + "put it down on a steady surface and run calibrate again"
             case .noGravity:
                 return "the mean acceleration is zero: the accelerometer reads nothing"
+            case let .implausibleGravity(problem):
+                return "\(problem); a calibration would take that for gravity: nothing written"
             }
         }
     }
@@ -83,6 +90,7 @@ public struct StillCalibration: Sendable {
         if !reasons.isEmpty { throw .moved(reasons: reasons) }
         let corrected = accelCorrection.applyToAccel(stats.meanAccel)
         guard corrected.length > 0 else { throw .noGravity }
+        if let problem = GravityMagnitude.problem(magnitude: corrected.length) { throw .implausibleGravity(problem) }
         let neutral = TiltEstimate(timeSeconds: 0, up: corrected)
         let (axis, angle) = DeviceAxis.closest(to: neutral.up)
         return Result(statistics: stats, gyroBias: stats.meanGyro, neutral: neutral, upAxis: axis,

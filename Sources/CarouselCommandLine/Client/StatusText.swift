@@ -18,6 +18,12 @@ enum StatusText {
         if let name = Self.text(status["sensor_name"]) { sensor += " (\(name))" }
         if let rate = status["sample_rate_hz"]?.doubleValue { sensor += ", \(fmt(rate)) Hz" }
         row("sensor:", sensor)
+        // The estimator used in place of [filter] method (a sensor without a gyroscope).
+        if let estimator = status["estimator"], let used = Self.text(estimator["used"]) {
+            let configured = Self.text(estimator["configured"]) ?? "?"
+            let why = Self.text(estimator["reason"]).map { " (\($0))" } ?? ""
+            row("estimator:", "\(used) with a \(number(estimator["lowpass_hz"], 1)) Hz low-pass in place of \(configured)\(why)")
+        }
         let clients = status["clients"]?.intValue.map(String.init) ?? "?"
         let watchers = status["watchers"]?.intValue.map(String.init) ?? "?"
         row("clients:", "\(clients) (\(watchers) watching)")

@@ -63,8 +63,7 @@ extension DaemonCore {
             append(LayoutMessage(engine.configuration).encodedLine(), to: s)
             deliverState(to: s, now: now, force: true)
             if w.orientation { send(.orientation(orientation.rawValue), to: s) }
-            send(.sensor(status: sensorStatus.rawValue, name: sensorName, message: sensorMessage, path: sensorPath,
-                         gyroPath: sensorGyroPath), to: s)
+            append(sensorLine(), to: s)
         }
     }
 
@@ -73,7 +72,7 @@ extension DaemonCore {
                 sampleRateHz: sampleRateHz, clients: clientCount, watchers: watcherCount,
                 configPath: configPath, calibration: calibration,
                 sensorName: sensorIdentity?.name, sensorPath: sensorIdentity?.path,
-                orientation: orientation.rawValue)
+                orientation: orientation.rawValue, estimator: estimatorSubstitution)
     }
 
     /// Changes what an open client subscribed to (nothing for a closing or closed one).

@@ -87,6 +87,12 @@ public final class DaemonCore {
     /// SENSOR `path` / `gyro_path` carry them; nil when none (or the source has no devices).
     public private(set) var sensorPath: String?
     public private(set) var sensorGyroPath: String?
+    /// The estimator the tilt pipeline uses in place of the configured one (accelerometer-only
+    /// samples under a gyro method), nil while it uses the configured one: SENSOR and STATUS
+    /// `estimator`, and a sentence in SENSOR's `message`.
+    public private(set) var estimatorSubstitution: WireEstimator?
+    /// Told when `estimatorSubstitution` changes (the shell logs it once).
+    public var estimatorChanged: (WireEstimator?) -> Void = { _ in }
     public internal(set) var tilt: TiltReading?
     /// Which way up the device is held, as last told to watchers (`undefined` without an estimate).
     public internal(set) var orientation: DeviceOrientation = .undefined
@@ -384,6 +390,9 @@ public final class DaemonCore {
         if let pipeline = tiltPipeline {
             var latest: TiltReading?
             for sample in samples { if let r = pipeline.process(sample) { latest = r } }
+            if !samples.isEmpty, pipeline.estimatorSubstitution != estimatorSubstitution {
+                substitutionChanged(to: pipeline.estimatorSubstitution)
+            }
             if let latest {
                 tilt = latest
                 orientationChanged(to: latest.orientation)
@@ -441,10 +450,28 @@ public final class DaemonCore {
         sensorGyroPath = gyroPath
         if status != .ok && status != .replay { dropTilt(now: now) }
         refuseRecenterWaitsIfTheSensorCannotDeliver(now: now)
-        let line = ServerMessage.sensor(status: status.rawValue, name: name, message: message, path: path,
-                                        gyroPath: gyroPath).encodedLine()
+        let line = sensorLine()
         for s in watchers() { append(line, to: s) }
         publish(now: now)
+    }
+
+    /// SENSOR as it stands: the source's status and message, and the estimator substitution
+    /// (its sentence after the source's message).
+    func sensorLine() -> [UInt8] {
+        let parts = [sensorMessage, estimatorSubstitution?.sentence].compactMap { $0 }
+        return ServerMessage.sensor(status: sensorStatus.rawValue, name: sensorName,
+                                    message: parts.isEmpty ? nil : parts.joined(separator: "; "),
+                                    path: sensorPath, gyroPath: sensorGyroPath,
+                                    estimator: estimatorSubstitution).encodedLine()
+    }
+
+    /// The pipeline started or stopped using another estimator than the configured one: watchers
+    /// get SENSOR saying so, and the shell logs it.
+    private func substitutionChanged(to new: WireEstimator?) {
+        estimatorSubstitution = new
+        estimatorChanged(new)
+        let line = sensorLine()
+        for s in watchers() { append(line, to: s) }
     }
 
     /// Tells the watchers that asked for it (`watch` `orientation`) when the orientation changes.

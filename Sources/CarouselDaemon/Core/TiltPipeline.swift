@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc // asin
 #endif
+import CarouselProtocol
 import MotionFusion
 
 /// The tilt the daemon publishes and feeds to the engine, relative to the neutral attitude.
@@ -40,6 +41,9 @@ public protocol TiltPipeline: AnyObject {
     /// so far is stale, since the device may be turned before the next sample, so the next
     /// estimate starts the detection afresh instead of waiting out a dwell against it.
     func sensorStopped()
+    /// The estimator the last sample went through in place of the configured one (an
+    /// accelerometer-only sample under a gyro method), nil when it went through the configured one.
+    var estimatorSubstitution: WireEstimator? { get }
 }
 
 extension TiltPipeline {
@@ -47,6 +51,8 @@ extension TiltPipeline {
     public func setDisplayRotation(_ rotation: DisplayRotation) {}
     /// Pipelines without an orientation detector (test doubles, benchmarks) hold nothing.
     public func sensorStopped() {}
+    /// Pipelines with one estimator (test doubles, benchmarks) never substitute one.
+    public var estimatorSubstitution: WireEstimator? { nil }
 }
 
 /// The real pipeline: `Calibration.apply` → `AttitudeEstimator` → `TiltInputMapper`, and the
@@ -131,6 +137,12 @@ public final class MotionTiltPipeline: TiltPipeline {
 
     public func sensorStopped() {
         orientation.reset()
+    }
+
+    public var estimatorSubstitution: WireEstimator? {
+        guard lastWasAccelOnly, let used = accelOnlyEstimator?.configuration else { return nil }
+        return WireEstimator(configured: configuration.method.rawValue, used: used.method.rawValue,
+                             lowpassHz: used.lowpassCutoffHz ?? Self.accelOnlyCutoffHz, reason: "the sensor has no gyroscope")
     }
 
     public func recenter() -> Bool {

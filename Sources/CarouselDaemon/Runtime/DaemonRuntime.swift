@@ -125,6 +125,13 @@ final class DaemonRuntime {
             let fd = self.clients[id].map { String($0.fd.rawValue) } ?? "?"
             self.log.warning("\(id) (fd \(fd), pid \(peer.pid), uid \(peer.uid)) dropped: \(why)")
         }
+        core.estimatorChanged = { [unowned self] substitution in
+            if let substitution {
+                self.log.notice(substitution.sentence)
+            } else {
+                self.log.info("[filter] method \(self.configuration.filter.method.rawValue) in use again")
+            }
+        }
         core.sensorChanged(status: source.status, name: source.name, message: source.statusMessage, now: now)
         loadCalibration()
     }

@@ -98,13 +98,16 @@ public enum ServerMessage: Sendable, Equatable {
     /// `DeviceOrientation`'s names, to watchers that asked for it.
     case orientation(String)
     case index(index: Int, previous: Int?)
-    /// `SENSOR {status, name?, message?, path?, gyro_path?}`: `path` is the sysfs path of the
+    /// `SENSOR {status, name?, message?, path?, gyro_path?, estimator?}`: `path` is the sysfs path of the
     /// accelerometer being read and `gyro_path` that of its separate gyroscope device, when there
     /// are such devices; a change of either is a new SENSOR even when status and name stay.
-    case sensor(status: String, name: String?, message: String?, path: String? = nil, gyroPath: String? = nil)
+    /// `estimator` (additive): the estimator used in place of the configured one, nil while none is.
+    case sensor(status: String, name: String?, message: String?, path: String? = nil, gyroPath: String? = nil,
+                estimator: WireEstimator? = nil)
     case status(release: String, uptimeSeconds: Double, sensor: String, sampleRateHz: Double?, clients: Int,
                 watchers: Int, configPath: String?, calibration: WireCalibration,
-                sensorName: String? = nil, sensorPath: String? = nil, orientation: String? = nil)
+                sensorName: String? = nil, sensorPath: String? = nil, orientation: String? = nil,
+                estimator: WireEstimator? = nil)
     /// `SENSORS {sensors}` with the JSON array of docs/CLI.md "sensors" as IIOSensors encodes it
     /// (`SensorInfo.jsonArray`, the same text `carouselctl sensors --json` prints).
     case sensors(json: String)
@@ -143,15 +146,16 @@ public enum ServerMessage: Sendable, Equatable {
             w.key("class"); w.string("INDEX")
             w.key("index"); w.int(index)
             w.key("previous"); if let previous { w.int(previous) } else { w.null() }
-        case let .sensor(status, name, message, path, gyroPath):
+        case let .sensor(status, name, message, path, gyroPath, estimator):
             w.key("class"); w.string("SENSOR")
             w.key("status"); w.string(status)
             if let name { w.key("name"); w.string(name) }
             if let message { w.key("message"); w.string(message) }
             if let path { w.key("path"); w.string(path) }
             if let gyroPath { w.key("gyro_path"); w.string(gyroPath) }
+            if let estimator { w.key("estimator"); estimator.write(to: &w) }
         case let .status(release, uptime, sensor, rate, clients, watchers, configPath, calibration, sensorName, sensorPath,
-                         orientation):
+                         orientation, estimator):
             w.key("class"); w.string("STATUS")
             w.key("release"); w.string(release)
             w.key("uptime_s"); w.number(uptime)
@@ -169,6 +173,7 @@ public enum ServerMessage: Sendable, Equatable {
             if let sensorName { w.key("sensor_name"); w.string(sensorName) }
             if let sensorPath { w.key("sensor_path"); w.string(sensorPath) }
             if let orientation { w.key("orientation"); w.string(orientation) }
+            if let estimator { w.key("estimator"); estimator.write(to: &w) }
         case let .sensors(json):
             w.key("class"); w.string("SENSORS")
             w.key("sensors"); w.raw(Array(json.utf8))

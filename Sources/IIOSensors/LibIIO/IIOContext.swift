@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarouselService
 import CLibIIO
 
 /// Turns a libiio return value into a thrown error: libiio returns `-errno` on failure (and a
@@ -221,26 +222,55 @@ final class IIOBuffer {
     let pointer: OpaquePointer
     let device: IIODevice
 
-    /// Creates the buffer for the enabled channels, `samples` scans long, non-blocking.
+    /// Creates the buffer for the enabled channels, non-blocking: a refill reads at most
+    /// `samples` scans, and the kernel's buffer (`buffer/length`) holds `samples × kernelBuffers`
+    /// scans. libiio 0.24's local backend also writes `samples` to `buffer/watermark`, the number
+    /// of scans the kernel waits for before poll() reports the buffer readable.
     /// - Throws: `SensorError.io(device:what: "iio_device_create_buffer", errno)`; `EBUSY` when
     ///   another process holds `/dev/iio:deviceN`.
-    init(device: IIODevice, samples: Int) throws(SensorError) {
-        errno = 0
-        guard let created = iio_device_create_buffer(device.pointer, samples, false) else {
-            throw SensorError.io(device: device.displayName, what: "iio_device_create_buffer", errno: errno == 0 ? EIO : errno)
+    /// - Parameter log: receives libiio's own messages of the creation and of the release
+    ///   (`LibIIOMessages.report`), named after `who`.
+    init(device: IIODevice, samples: Int, kernelBuffers: Int = 4, who: String = "",
+         log: @escaping LogSink = { _, _ in }) throws(SensorError) {
+        // The count libiio multiplies the kernel buffer's length by (4 unless set); a backend
+        // without it keeps its own, which only changes how much a late read can catch up.
+        _ = iio_device_set_kernel_buffers_count(device.pointer, UInt32(clamping: max(1, kernelBuffers)))
+        let name = who.isEmpty ? device.displayName : who
+        // Only the local backend prints these; a remote one may block on the network (on a
+        // helper thread), where fd 2 must not stay redirected.
+        let local = device.context.uri == "local:" || device.context.uri.isEmpty
+        let (made, lines) = LibIIOMessages.capturing(if: local) { () -> (OpaquePointer?, Int32) in
+            errno = 0
+            let b = iio_device_create_buffer(device.pointer, samples, false)
+            return (b, errno)
+        }
+        LibIIOMessages.report(lines, who: name, log: log)
+        guard let created = made.0 else {
+            throw SensorError.io(device: device.displayName, what: "iio_device_create_buffer", errno: made.1 == 0 ? EIO : made.1)
         }
         pointer = created
         self.device = device
         self.samples = samples
+        self.who = name
+        self.log = log
+        self.local = local
         _ = iio_buffer_set_blocking_mode(created, false)
     }
+
+    private let who: String
+    private let log: LogSink
+    private let local: Bool
 
     /// Scans the buffer holds (the count it was created with).
     let samples: Int
     /// Bytes a full refill reads: a refill that returns fewer found the kernel's buffer drained.
     var capacityBytes: Int { samples * step }
 
-    deinit { iio_buffer_destroy(pointer) }
+    deinit {
+        let pointer = self.pointer
+        let (_, lines) = LibIIOMessages.capturing(if: local) { iio_buffer_destroy(pointer) }
+        LibIIOMessages.report(lines, who: who, log: log)
+    }
 
     /// The file descriptor that becomes readable when samples are waiting. Wraps `iio_buffer_get_poll_fd`.
     var pollDescriptor: Int32 { iio_buffer_get_poll_fd(pointer) }

@@ -53,8 +53,9 @@ final class BufferedDeviceReader: DeviceReader {
         for channel in device.device.channels { channel.disable() }
         for channel in device.accelChannels + device.gyroChannels where channel.isScanElement { channel.enable() }
         device.timestampChannel?.enable()
-        let samples = max(2, min(64, Int((min(device.rateHz, 640) / 10).rounded(.up))))
-        let created = try IIOBuffer(device: device.device, samples: samples)
+        let created = try IIOBuffer(device: device.device, samples: 1,
+                                    kernelBuffers: Self.kernelBufferScans(rateHz: device.rateHz),
+                                    who: device.who, log: device.log)
         // Remote (ip:) contexts have no pollable buffer fd in libiio 0.24 (-ENOSYS) and their
         // refill blocks: such a buffer cannot live in a non-blocking event loop, so poll instead.
         guard created.pollDescriptor >= 0 else {
@@ -77,11 +78,27 @@ final class BufferedDeviceReader: DeviceReader {
         }
     }
 
+    /// Scans the kernel's buffer holds for a device at `rateHz`: half a second of samples
+    /// (16 to 2048), so a daemon that is late by that much loses none.
+    ///
+    /// libiio 0.24 writes a refill's length to `buffer/watermark`, and poll() wakes the reader
+    /// only when that many scans wait. Refills of 1 scan (watermark 1) make the kernel wake the
+    /// daemon for every scan as it arrives; the kernel's buffer is sized separately, through
+    /// libiio's kernel buffer count (`buffer/length` = refill length × count). Writing
+    /// `buffer/watermark` after creation instead is refused (EBUSY) while the buffer is enabled.
+    static func kernelBufferScans(rateHz: Double) -> Int {
+        let halfSecond = rateHz.isFinite ? (min(max(rateHz, 0), 4096) / 2).rounded(.up) : 0
+        return max(16, min(2048, Int(halfSecond)))
+    }
+
     func read() throws(SensorError) -> [IIOReading] {
         guard let buffer else { return [] }
         var readings: [IIOReading] = []
-        // Drain until the kernel has nothing more (EAGAIN); bounded so a flood cannot starve the loop.
-        for _ in 0..<16 {
+        // Drain until the kernel has nothing more (EAGAIN); bounded so a flood cannot starve
+        // the loop (a refill is one scan: 64 scans at most per read, the rest at the next).
+        // A one-scan buffer that wakes the loop reads one refill: its level-triggered fd brings
+        // the loop back at once while scans wait, so no read that finds EAGAIN is spent per scan.
+        for _ in 0..<(buffer.samples == 1 && device.wakesTheLoop ? 1 : 64) {
             let bytes = try buffer.refill()
             if bytes == 0 { break }
             var batch = decode(buffer)

@@ -27,7 +27,15 @@ final class DescriptorSet {
     /// libudev on every sample cost a `recvmsg` per sample, far heavier under umockdev, which
     /// emulates the uevent socket.
     func isReady(_ fd: Int32) -> Bool {
-        guard let ready = try? epoll.wait(timeoutMilliseconds: 0) else { return true }
-        return ready.contains { $0.token == UInt64(UInt32(bitPattern: fd)) }
+        readyMembers()?.contains(fd) ?? true
+    }
+
+    /// The members that have input waiting now (one `epoll_wait`, no waiting), or nil when the
+    /// set cannot tell. One look serves the whole of a wake-up: the source reads only the
+    /// readers and timers that are ready, instead of a refill or timerfd read that would only
+    /// find EAGAIN (a wake-up per scan makes every system call count).
+    func readyMembers() -> Set<Int32>? {
+        guard let ready = try? epoll.wait(timeoutMilliseconds: 0) else { return nil }
+        return Set(ready.map { Int32(bitPattern: UInt32(truncatingIfNeeded: $0.token)) })
     }
 }

@@ -22,6 +22,10 @@ final class IIODeviceHandle {
     var timestampChannel: IIOChannel?
     /// The rate the device runs at, Hz (read back), or the requested one when it has none.
     private(set) var rateHz: Double
+    /// Whether this device's buffer wakes the loop (the accelerometer's) or is drained when the
+    /// other one does (a gyroscope of a pair): a waking one-scan buffer reads one scan per
+    /// wake-up, since the loop comes back at once while scans wait.
+    var wakesTheLoop = true
     /// Samples dropped so far (unparsable `*_raw`, undecodable scan, non-finite result).
     private(set) var skippedSamples = 0
 

@@ -25,7 +25,13 @@ public final class IIOSensorSource: SensorSource {
     public private(set) var status: SensorStatus = .absent
     public private(set) var statusMessage: String? = "not started"
     /// The sensor(s) being read, when present.
-    public private(set) var selection: SensorSelection?
+    public private(set) var selection: SensorSelection? {
+        didSet { selected = selection.map { (name: $0.accel.name, path: $0.accel.path) } }
+    }
+    /// The accelerometer's name and sysfs path of `selection`, kept as it is set: the daemon
+    /// asks for them at every wake-up (`name`, `selectedDevice`), where copying the whole
+    /// selection was ~12 % of a debug build's instructions per wake-up (bench/callgrind-per-wake).
+    private var selected: (name: String, path: String)?
     /// Why no sensor was selected at the last look (e.g. "no sensor matches 'bmi160'"), for a
     /// caller that gives up rather than waits; `statusMessage` adds that the source waits.
     /// nil once a sensor is selected.
@@ -40,6 +46,13 @@ public final class IIOSensorSource: SensorSource {
     /// Why a device of the current selection is polled although it has a buffer (EBUSY…).
     private var fallbackNotes: [String] = []
     private var silence = SilenceWatch(periodNanoseconds: 1, now: 0)
+    /// Whether the accelerometer's buffer has delivered a sample since the selection was
+    /// opened, and when it was opened (`clock`): a buffer that never delivers within
+    /// `FirstSampleWait` is read polled at once (`bufferNeverFilled`).
+    private var bufferDelivered = false
+    /// The resting magnitude of the accelerometer (`GravityMagnitudeWatch`), from `open()`.
+    private var gravityWatch = GravityMagnitudeWatch()
+    private var openedNanoseconds: Int64 = 0
     /// Devices whose `remove` uevent arrived (their sysfs tree may linger a moment); ignored by
     /// discovery until an `add` for them.
     private var removedPaths: Set<String> = []
@@ -56,15 +69,13 @@ public final class IIOSensorSource: SensorSource {
 
     deinit { stop() }
 
-    public var name: String { selection.map { $0.accel.name } ?? (configuration.device ?? "iio") }
+    public var name: String { selected?.name ?? (configuration.device ?? "iio") }
 
     public var sampleRateHz: Double? { accelReader?.device.rateHz }
 
     public var pollDescriptor: Int32? { descriptors?.fd }
 
-    public var selectedDevice: (name: String, path: String)? {
-        selection.map { (name: $0.accel.name, path: $0.accel.path) }
-    }
+    public var selectedDevice: (name: String, path: String)? { selected }
 
     public var selectedGyroPath: String? { selection?.gyro?.path }
 
@@ -103,12 +114,19 @@ public final class IIOSensorSource: SensorSource {
     }
 
     public func readAvailable(into samples: inout [IMUSample]) throws(SensorError) {
-        if let monitor, descriptors?.isReady(monitor.pollDescriptor) ?? true {
+        // One look at what is ready (nil: cannot tell, so everything is asked).
+        let ready = descriptors?.readyMembers()
+        func isReady(_ fd: Int32) -> Bool { ready?.contains(fd) ?? true }
+        if let monitor, isReady(monitor.pollDescriptor) {
             for event in monitor.events() { handle(event) }
         }
         guard let accelReader else { return }
         let before = samples.count
-        if let gyroReader {
+        // Readers whose fd is not ready are not asked (a reader that hotplug handling just made
+        // is not in `ready` either: the loop wakes again for it, its fd being level-triggered).
+        // A buffered gyroscope is not in the set (`syncEpoll`): it is drained at every wake-up
+        // of the accelerometer, whose scans are the samples.
+        if let gyroReader, gyroReader.mode == .buffered || isReady(gyroReader.pollDescriptor) {
             do {
                 if let g = try gyroReader.read().last?.gyro { latestGyro = g }
             } catch {
@@ -118,7 +136,7 @@ public final class IIOSensorSource: SensorSource {
         }
         let readings: [IIOReading]
         do {
-            readings = try accelReader.read()
+            readings = isReady(accelReader.pollDescriptor) ? try accelReader.read() : []
         } catch {
             try readFailed(accelReader, error)
             return
@@ -126,14 +144,17 @@ public final class IIOSensorSource: SensorSource {
         for r in readings {
             guard let accel = r.accel, accel.isFinite else { continue }
             let gyro = r.gyro ?? (gyroReader == nil ? nil : latestGyro)
-            samples.append(IMUSample(timestampNanoseconds: r.timestampNanoseconds, accel: accel, gyro: gyro))
+            let sample = IMUSample(timestampNanoseconds: r.timestampNanoseconds, accel: accel, gyro: gyro)
+            samples.append(sample)
+            if let problem = gravityWatch.add(sample) { implausibleGravity(problem, accelReader.device.who) }
         }
         let now = clock.nowNanoseconds()
         if samples.count > before {
+            if accelReader.mode == .buffered { bufferDelivered = true }
             silence.sampleArrived(now: now)
             if status != .ok { setStatus(.ok, nil) }
         }
-        checkSilence(now: now)
+        checkSilence(now: now, watchdogReady: isReady(watchdogFD))
     }
 
     // MARK: - opening and closing
@@ -179,8 +200,12 @@ public final class IIOSensorSource: SensorSource {
         accelReader = try makeReader(selection.accel, inventory: inventory, transform: transform)
         if let g = selection.gyro {
             gyroReader = try makeReader(g, inventory: inventory, transform: transform)
+            gyroReader?.device.wakesTheLoop = false
         }
         latestGyro = nil
+        bufferDelivered = false
+        openedNanoseconds = clock.nowNanoseconds()
+        gravityWatch = GravityMagnitudeWatch()
         armWatchdog()
         let what = selection.gyro.map { "\(selection.accel.who) + \($0.who)" } ?? selection.accel.who
         log(.info, "reading \(what) in \(accelReader?.mode.rawValue ?? "no") mode at \(SamplingRate.text(accelReader?.device.rateHz ?? 0)) Hz")
@@ -316,8 +341,8 @@ public final class IIOSensorSource: SensorSource {
     }
 
     /// No sample for 5 expected periods → stale; a buffer is re-enabled once, then polled.
-    private func checkSilence(now: Int64) {
-        if watchdogFD >= 0 { _ = clinux_timerfd_read(watchdogFD) }
+    private func checkSilence(now: Int64, watchdogReady: Bool) {
+        if watchdogFD >= 0, watchdogReady { _ = clinux_timerfd_read(watchdogFD) }
         guard let reader = accelReader, let silent = silence.check(now: now) else { return }
         // A device whose sysfs tree is gone (its remove uevent lost, or never sent) is removed,
         // not stale: re-enabling it would only fail.
@@ -325,6 +350,14 @@ public final class IIOSensorSource: SensorSource {
             return lost(r.device.info)
         }
         let who = reader.device.who, ms = silent.silentMilliseconds
+        if reader.mode == .buffered, !bufferDelivered {
+            // Not one sample since the buffer was enabled: wait out the start-up allowance,
+            // then poll (a stale/re-enable cycle would only repeat the silence).
+            if now &- openedNanoseconds >= FirstSampleWait.nanoseconds(periodNanoseconds: reader.device.periodNanoseconds) {
+                bufferNeverFilled(reader, now: now)
+            }
+            return
+        }
         switch SilenceStep(window: silent.window, mode: reader.mode) {
         case .markStale:
             guard status == .ok else { return }
@@ -348,6 +381,38 @@ public final class IIOSensorSource: SensorSource {
                 setStatus(.error, "\(error)")
             }
         }
+        syncEpoll()
+    }
+
+    /// The device rests with a magnitude far from 1 g: said once in the log and in the status
+    /// message (the SENSOR message), the device named.
+    private func implausibleGravity(_ problem: String, _ who: String) {
+        let message = "\(who): \(problem)"
+        log(.warning, message)
+        fallbackNotes.append(message)
+        if status == .ok { setStatus(.ok, fallbackNotes.joined(separator: "; ")) }
+    }
+
+    /// The buffer was enabled but no scan came (a trigger that never fires: a data-ready
+    /// interrupt that is not wired, `bmc150_accel` on I²C without an IRQ): polled from now on,
+    /// said once in the log and in the status message (the SENSOR message).
+    private func bufferNeverFilled(_ reader: DeviceReader, now: Int64) {
+        let trigger = reader.device.attributes.read("trigger/current_trigger").map { printable($0) } ?? ""
+        let ms = (now &- openedNanoseconds) / 1_000_000
+        let message = "\(reader.device.who): buffer enabled" + (trigger.isEmpty ? "" : " with trigger '\(trigger)'")
+            + " but no sample came in \(ms) ms (a trigger that never fires, e.g. no interrupt line); reading in polled mode"
+        log(.warning, message)
+        fallbackNotes.append(message)
+        do {
+            accelReader = try reopen(reader, as: .polled)
+            if let g = gyroReader, g.mode == .buffered { gyroReader = try reopen(g, as: .polled) }
+        } catch {
+            setStatus(.error, "\(error)")
+            syncEpoll()
+            return
+        }
+        armWatchdog()
+        setStatus(.ok, fallbackNotes.joined(separator: "; "))
         syncEpoll()
     }
 
@@ -388,7 +453,11 @@ public final class IIOSensorSource: SensorSource {
         var wanted: Set<Int32> = []
         if let m = monitor { wanted.insert(m.pollDescriptor) }
         if watchdogFD >= 0 { wanted.insert(watchdogFD) }
+        // The accelerometer's scans make the samples; a buffered gyroscope's scans only update
+        // the rate paired with the next one, so its buffer does not wake the loop (half the
+        // wake-ups of an IMU pair, one per sample). A polled one's timer must be read, so it does.
         for r in [accelReader, gyroReader].compactMap({ $0 }) where r.pollDescriptor >= 0 {
+            if r === gyroReader, r.mode == .buffered, accelReader != nil { continue }
             wanted.insert(r.pollDescriptor)
         }
         descriptors?.replaceMembers(with: wanted)

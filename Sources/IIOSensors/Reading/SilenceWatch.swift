@@ -71,3 +71,16 @@ enum SilenceStep: Equatable {
         }
     }
 }
+
+/// How long a freshly enabled buffer may take to deliver its first scan before it is taken for
+/// one that never fills (docs/SENSORS.md "Modes and fallbacks"): 1 s, or 5 expected periods
+/// when those are longer. A device that powers up (a HID sensor hub) delivers well within it.
+enum FirstSampleWait {
+    static let minimumNanoseconds: Int64 = 1_000_000_000
+
+    /// The wait for a device whose expected period is `periodNanoseconds`.
+    static func nanoseconds(periodNanoseconds: Int64) -> Int64 {
+        max(minimumNanoseconds, periodNanoseconds.multipliedReportingOverflow(by: SilenceWatch.periods).overflow
+            ? .max : periodNanoseconds * SilenceWatch.periods)
+    }
+}

@@ -139,4 +139,16 @@ final class MockAccelerometer {
         guard n == bytes.count else { throw BenchError.system("write to the FIFO of \(Self.node)") }
         return now
     }
+
+    /// Writes `count` scans in one write (readable at once, as a kernel buffer whose watermark
+    /// is `count`), stamped `periodNanoseconds` apart and ending now.
+    /// - Throws: `BenchError` when the write fails or is short.
+    func push(rollDegrees: Double, count: Int, periodNanoseconds: Int64) throws {
+        let now = BenchClock.monotonicNanoseconds()
+        let bytes = (0..<count).flatMap {
+            Self.scan(rollDegrees: rollDegrees, timestampNanoseconds: now - Int64(count - 1 - $0) * periodNanoseconds)
+        }
+        let n = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        guard n == bytes.count else { throw BenchError.system("write to the FIFO of \(Self.node)") }
+    }
 }
