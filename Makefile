@@ -98,9 +98,13 @@ MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDI
 MANREFS = sed -i -e 's|/usr/share/doc/carouseld/|\\%$(DOCDIR)/|g' -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
-# The pages with tables: '\" t on the first line tells man to run them through tbl (groff 1.23,
-# Debian 13, warns that the tables are not rendered without it; lowdown does not write it).
-TBL_LINE = printf '%s\n' "'\\\" t"
+# The pages with tables: '\" t on the first line tells man to run them through tbl. groff 1.23
+# (Debian 13) needs it (without it: "table(s) likely not rendered", which lintian reports).
+# With groff 1.22 (Debian 12) man renders the tables without it, and with it Debian 12's
+# lintian reports tbl's line-filling warnings ("cannot adjust line"), so it is left out there.
+GROFF_NEEDS_TBL_LINE := $(shell groff --version 2>/dev/null | sed -n '1s/.* \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' \
+  | awk '{ print ($$1 > 1 || ($$1 == 1 && $$2 >= 23)) ? "yes" : "" }')
+TBL_LINE = $(if $(GROFF_NEEDS_TBL_LINE),printf '%s\n' "'\\\" t",true)
 
 man: $(MANPAGES)
 
