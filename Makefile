@@ -56,7 +56,7 @@ RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlink
 # the static Swift runtime has no PT_GNU_RELRO segment despite -z relro (lintian:
 # hardening-no-relro); the lld it ships keeps it. swift.org's toolchains are left as they are.
 ifneq ($(filter /usr/libexec/swift/%,$(realpath $(shell command -v $(SWIFT) 2>/dev/null))),)
-RELEASE_LINK_FLAGS += -use-ld=lld
+RELEASE_LINK_FLAGS += -Xswiftc -use-ld=lld
 endif
 INSTALL     ?= install
 # The date in the man pages' footer: SOURCE_DATE_EPOCH (dpkg-buildpackage sets it from
