@@ -56,8 +56,10 @@ public final class Epoll {
     /// - Throws: `SystemError` naming `epoll_wait` (EINTR is retried).
     public func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [(token: UInt64, events: UInt32)] {
         let count = buffer.count
+        // The buffer has 64 elements, so baseAddress is never nil; the `!` is needed because
+        // Swift 6.0 imports epoll_wait's events parameter as a non-optional pointer.
         let n = try syscall("epoll_wait") {
-            buffer.withUnsafeMutableBufferPointer { epoll_wait(fd, $0.baseAddress, Int32(count), timeoutMilliseconds) }
+            buffer.withUnsafeMutableBufferPointer { epoll_wait(fd, $0.baseAddress!, Int32(count), timeoutMilliseconds) }
         }
         var result: [(token: UInt64, events: UInt32)] = []
         result.reserveCapacity(Int(n))

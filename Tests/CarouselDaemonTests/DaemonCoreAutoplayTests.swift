@@ -175,7 +175,7 @@ import Testing
         let now = Self.start + Self.second
         core.received(Array(#"{"cmd":"set_autoplay","paused":true}"#.utf8) + [0x0A], from: c, now: now)
         let got = Self.read(core, c, now: now)
-        #expect(got.first == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"set_autoplay"}"#)))
+        #expect(try got.first == WireJSONParser.parse(#"{"class":"ACK","cmd":"set_autoplay"}"#))
         #expect(got.last?["autoplay"] == .string("paused"))
         #expect(core.nextDeadline == nil)
         let later = Self.start + 1000 * Self.second
@@ -210,20 +210,20 @@ import Testing
         let state = try #require(got.first { $0["class"] == .string("STATE") })
         // Card 4 is now item 7, still centered: offset 7 · 260.
         #expect(state["index"] == .number(7) && state["offset"] == .number(1820) && state["count"] == .number(13))
-        #expect(got.last == (try WireJSONParser.parse(#"{"class":"INDEX","index":7,"previous":4}"#)))
+        #expect(try got.last == WireJSONParser.parse(#"{"class":"INDEX","index":7,"previous":4}"#))
         got = send(#"{"cmd":"remove_items","at":7,"count":2,"animated":false}"#)
         let after = try #require(got.first { $0["class"] == .string("STATE") })
         // Items 7 and 8 are gone: the old item 9 takes index 7, centered at once.
         #expect(after["index"] == .number(7) && after["offset"] == .number(1820) && after["count"] == .number(11))
         got = send(#"{"cmd":"remove_items","at":9,"count":3}"#)
-        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'count': 3 items from 9 pass the last item (10)","cmd":"remove_items"}"#)])
+        #expect(try got == [WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'count': 3 items from 9 pass the last item (10)","cmd":"remove_items"}"#)])
         got = send(#"{"cmd":"insert_items","at":12,"count":1}"#)
-        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': 12 is out of range 0…11","cmd":"insert_items"}"#)])
+        #expect(try got == [WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': 12 is out of range 0…11","cmd":"insert_items"}"#)])
         got = send(#"{"cmd":"remove_items","at":11,"count":1}"#)
-        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': 11 is out of range 0…10","cmd":"remove_items"}"#)])
+        #expect(try got == [WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': 11 is out of range 0…10","cmd":"remove_items"}"#)])
         _ = send(#"{"cmd":"set_count","count":0}"#)
         got = send(#"{"cmd":"remove_items","at":0,"count":1}"#)
-        #expect(got == [try WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': the carousel has no items to remove, got 0","cmd":"remove_items"}"#)])
+        #expect(try got == [WireJSONParser.parse(#"{"class":"ERROR","code":"bad_field","message":"field 'at': the carousel has no items to remove, got 0","cmd":"remove_items"}"#)])
         #expect(core.engine.state.count == 0)
     }
 

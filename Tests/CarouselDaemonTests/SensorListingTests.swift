@@ -117,7 +117,7 @@ import Testing
         #expect(due == [c])
         let got = h.read(c)
         #expect(got.count == 2)
-        #expect(got.first == (try WireJSONParser.parse(#"{"class":"SENSORS","sensors":[{"name":"bmi160"}]}"#)))
+        #expect(try got.first == WireJSONParser.parse(#"{"class":"SENSORS","sensors":[{"name":"bmi160"}]}"#))
         #expect(got.last?["class"] == .string("STATUS"))
         #expect(h.core.nextDeadline == nil)
     }
@@ -197,7 +197,7 @@ import Testing
         let c = ids[0]
         listings.refusal = "pthread_create carouseld-list: Resource temporarily unavailable (errno 11)"
         h.send(#"{"cmd":"sensors"}"#, from: c)
-        #expect(h.read(c) == [try WireJSONParser.parse(#"""
+        #expect(try h.read(c) == [WireJSONParser.parse(#"""
             {"class":"ERROR","code":"unavailable","message":"cannot list the sensors of ip:192.0.2.10: pthread_create carouseld-list: Resource temporarily unavailable (errno 11)","cmd":"sensors"}
             """#)])
         // Nothing was left running: the next request tries again.

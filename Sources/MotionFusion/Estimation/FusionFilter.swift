@@ -140,7 +140,7 @@ public struct FusionFilter: Sendable {
 
     /// `update(accel:gyro:dt:)` with the accelerometer already split into its unit direction and
     /// its norm (m/s²), as `AttitudeEstimator` has them.
-    @inline(always)
+    @inline(__always)
     mutating func update(direction a: Vector3, norm: Double, gyro: Vector3?, dt: Double) -> Vector3 {
         guard hasAttitude else {
             initialise(accelDirection: a)
