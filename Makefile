@@ -54,8 +54,9 @@ SWIFT_BUILD_FLAGS ?=
 STATIC_STDLIB ?= auto
 # Full RELRO and immediate binding, as Debian's hardening flags give C programs (the Swift
 # compiler does not read dpkg-buildflags); no $$ORIGIN RUNPATH (the binaries load no library
-# from beside themselves).
-RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now --disable-local-rpath
+# from beside themselves). A GNU build ID, which dh_strip needs to put the debug symbols in the
+# -dbgsym packages: swift.org's toolchains ask the linker for one, Debian 13's swiftlang does not.
+RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --build-id=sha1 --disable-local-rpath
 INSTALL     ?= install
 # The date in the man pages' footer: SOURCE_DATE_EPOCH (dpkg-buildpackage sets it from
 # debian/changelog) for reproducible pages, else today.

@@ -144,9 +144,12 @@ import CarouselTestSupport
             (#""style": 5"#, "style: expected a name string or an object with \"name\", found a number"),
         ]
         for (fragment, message) in cases {
-            #expect(throws: ScenarioError.self) { try Scenario.parse(#"{\#(Self.base), "count": 3, \#(fragment)}"#) }
+            // The text is made outside the closure: the loop's pattern variable interpolated inside
+            // #expect's closure crashes Swift 6.0.3's type checker (CSGen: varDC == CS.DC).
+            let text = #"{\#(Self.base), "count": 3, \#(fragment)}"#
+            #expect(throws: ScenarioError.self) { try Scenario.parse(text) }
             do {
-                _ = try Scenario.parse(#"{\#(Self.base), "count": 3, \#(fragment)}"#)
+                _ = try Scenario.parse(text)
             } catch {
                 #expect(error.description.hasPrefix(message), "\(error.description)")
             }

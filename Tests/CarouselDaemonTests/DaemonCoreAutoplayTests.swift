@@ -175,7 +175,7 @@ import Testing
         let now = Self.start + Self.second
         core.received(Array(#"{"cmd":"set_autoplay","paused":true}"#.utf8) + [0x0A], from: c, now: now)
         let got = Self.read(core, c, now: now)
-        #expect(got.first == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"set_autoplay"}"#)))
+        #expect(try got.first == WireJSONParser.parse(#"{"class":"ACK","cmd":"set_autoplay"}"#))
         #expect(got.last?["autoplay"] == .string("paused"))
         #expect(core.nextDeadline == nil)
         let later = Self.start + 1000 * Self.second
@@ -210,7 +210,7 @@ import Testing
         let state = try #require(got.first { $0["class"] == .string("STATE") })
         // Card 4 is now item 7, still centered: offset 7 · 260.
         #expect(state["index"] == .number(7) && state["offset"] == .number(1820) && state["count"] == .number(13))
-        #expect(got.last == (try WireJSONParser.parse(#"{"class":"INDEX","index":7,"previous":4}"#)))
+        #expect(try got.last == WireJSONParser.parse(#"{"class":"INDEX","index":7,"previous":4}"#))
         got = send(#"{"cmd":"remove_items","at":7,"count":2,"animated":false}"#)
         let after = try #require(got.first { $0["class"] == .string("STATE") })
         // Items 7 and 8 are gone: the old item 9 takes index 7, centered at once.

@@ -17,7 +17,7 @@ import Testing
         let first = h.read(asking)
         #expect(first.first?["orientation"]?.boolValue == true)  // WATCH echoes it
         // After its first STATE: the current ORIENTATION, then the current SENSOR every watcher gets.
-        #expect(first.suffix(2).first == (try WireJSONParser.parse(#"{"class":"ORIENTATION","orientation":"undefined"}"#)))
+        #expect(try first.suffix(2).first == WireJSONParser.parse(#"{"class":"ORIENTATION","orientation":"undefined"}"#))
         #expect(first.last?["class"]?.stringValue == "SENSOR")
         #expect(!h.read(plain).contains { $0["class"]?.stringValue == "ORIENTATION" })
 

@@ -37,7 +37,7 @@ import Testing
         #expect(due == [c])
         let got = h.read(c)
         #expect(h.tilt.recentered == 1)
-        #expect(got.first == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"recenter_tilt"}"#)))
+        #expect(try got.first == WireJSONParser.parse(#"{"class":"ACK","cmd":"recenter_tilt"}"#))
         #expect(got.dropFirst().first?["class"] == .string("STATE"))
         #expect(got.dropFirst().first?["tilt"]?["roll_deg"] == .number(0))
         // Answered: nobody needs the sensor any more.
@@ -78,8 +78,8 @@ import Testing
         #expect(h.read(c).isEmpty)
         h.core.sensorStarted(now: h.now)
         let refused = try #require(h.read(c).first)
-        #expect(refused == (try WireJSONParser.parse(
-            #"{"class":"ERROR","code":"unavailable","message":"no tilt estimate: the sensor is absent (no sensor matches 'x')","cmd":"recenter_tilt"}"#)))
+        #expect(try refused == WireJSONParser.parse(
+            #"{"class":"ERROR","code":"unavailable","message":"no tilt estimate: the sensor is absent (no sensor matches 'x')","cmd":"recenter_tilt"}"#))
         // Running and ok but silent: refused when the wait is over, not before.
         h.core.sensorChanged(status: .ok, name: "accel", message: nil, now: h.now)
         _ = h.read(c)

@@ -75,17 +75,17 @@ struct CoreHarness {
         h.send(#"{"cmd":"watch","max_rate_hz":500}"#, from: c)
         let got = h.read(c)
         #expect(got.count == 4)
-        #expect(got[3] == (try WireJSONParser.parse(#"{"class":"SENSOR","status":"replay"}"#)))
+        #expect(try got[3] == WireJSONParser.parse(#"{"class":"SENSOR","status":"replay"}"#))
         // The server caps the rate at its max_rate_hz (60).
-        #expect(got[0] == (try WireJSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#)))
-        #expect(got[1] == (try WireJSONParser.parse(#"{"class":"LAYOUT","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":10,"axis":"horizontal","direction":"ltr","style":"linear","cyclic":false,"count":10,"align":"center","contain":false,"group_size":1}"#)))
+        #expect(try got[0] == WireJSONParser.parse(#"{"class":"WATCH","enable":true,"items":false,"max_rate_hz":60}"#))
+        #expect(try got[1] == WireJSONParser.parse(#"{"class":"LAYOUT","viewport":{"width":375,"height":200},"item":{"width":250,"height":160},"spacing":10,"axis":"horizontal","direction":"ltr","style":"linear","cyclic":false,"count":10,"align":"center","contain":false,"group_size":1}"#))
         #expect(got[2]["class"] == .string("STATE"))
         #expect(got[2]["index"] == .number(0))
         #expect(got[2]["offset"] == .number(0))
         #expect(got[2]["phase"] == .string("idle"))
         #expect(got[2]["count"] == .number(10))
         #expect(got[2]["sensor"] == .string("replay"))
-        #expect(got[2]["tilt"] == (try WireJSONParser.parse(#"{"roll_deg":null,"pitch_deg":null,"enabled":true}"#)))
+        #expect(try got[2]["tilt"] == WireJSONParser.parse(#"{"roll_deg":null,"pitch_deg":null,"enabled":true}"#))
         #expect(h.core.needsSamples)
         // Idle: nothing due, nothing sent.
         #expect(h.core.nextDeadline == nil)
@@ -101,7 +101,7 @@ struct CoreHarness {
         _ = h.read(c)
         h.send(#"{"cmd":"scroll_to","index":3,"animated":true}"#, from: c)
         let first = h.read(c)
-        #expect(first.first == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"scroll_to"}"#)))
+        #expect(try first.first == WireJSONParser.parse(#"{"class":"ACK","cmd":"scroll_to"}"#))
         let got = h.run(until: h.now + 5_000 * CoreHarness.ms, reading: c)
         let states = got.filter { $0.1["class"] == .string("STATE") }
         #expect(states.count > 5)
@@ -239,7 +239,7 @@ struct CoreHarness {
         h.core.samplesArrived([IMUSample](repeating: sample, count: 10), now: h.now)
         #expect(!h.core.shouldClose(c))
         let line = try WireJSONParser.parse(Array(h.core.pendingOutput(for: c).split(separator: 0x0A)[0]))
-        #expect(line == (try WireJSONParser.parse(#"{"class":"SAMPLE","time_ns":5,"accel":[0,0,9.81],"gyro":null}"#)))
+        #expect(try line == WireJSONParser.parse(#"{"class":"SAMPLE","time_ns":5,"accel":[0,0,9.81],"gyro":null}"#))
         var dropped: [(ClientID, PeerCredentials, String)] = []
         h.core.clientDropped = { dropped.append(($0, $1, $2)) }
         h.core.samplesArrived([IMUSample](repeating: sample, count: 100), now: h.now)
@@ -352,7 +352,7 @@ struct CoreHarness {
         #expect(rest.map { $0["class"] } == [.string("STATE"), .string("INDEX")])
         #expect(rest.first?["phase"] == .string("idle"))
         #expect(rest.first?["offset"] == .number(780)) // 3 · 260
-        #expect(rest.last == (try WireJSONParser.parse(#"{"class":"INDEX","index":3,"previous":0}"#)))
+        #expect(try rest.last == WireJSONParser.parse(#"{"class":"INDEX","index":3,"previous":0}"#))
         #expect(h.read(c).isEmpty)
     }
 
@@ -387,7 +387,7 @@ struct CoreHarness {
         #expect(lastState["phase"] == .string("idle"))
         #expect(lastState["index"] == .number(1))
         #expect(lastState["offset"] == .number(260))
-        #expect(rest.contains(try WireJSONParser.parse(#"{"class":"INDEX","index":1,"previous":0}"#)))
+        #expect(try rest.contains(WireJSONParser.parse(#"{"class":"INDEX","index":1,"previous":0}"#)))
     }
 
     @Test func whenTheSensorStopsTheStaleTiltNoLongerDrivesTheCarousel() throws {
@@ -448,7 +448,7 @@ struct CoreHarness {
         h.now += 100 * CoreHarness.ms
         h.core.sensorChanged(status: .absent, name: nil, message: "no IIO accelerometer", now: h.now)
         let got = h.read(c)
-        #expect(got.first == (try WireJSONParser.parse(#"{"class":"SENSOR","status":"absent","message":"no IIO accelerometer"}"#)))
+        #expect(try got.first == WireJSONParser.parse(#"{"class":"SENSOR","status":"absent","message":"no IIO accelerometer"}"#))
         #expect(got.dropFirst().first?["sensor"] == .string("absent"))
     }
 
@@ -496,7 +496,7 @@ struct CoreHarness {
         let got = h.read(c)
         #expect(got.map { $0["class"] } == [.string("ACK"), .string("STATE"), .string("INDEX")])
         #expect(got[1]["offset"] == .number(1040)) // 4 · 260
-        #expect(got[2] == (try WireJSONParser.parse(#"{"class":"INDEX","index":4,"previous":0}"#)))
+        #expect(try got[2] == WireJSONParser.parse(#"{"class":"INDEX","index":4,"previous":0}"#))
     }
 
     /// The frame timer follows the engine's `isMoving`: a held tilt that moves nothing (position

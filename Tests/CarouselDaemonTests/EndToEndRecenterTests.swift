@@ -29,17 +29,17 @@ import Glibc
         try c.send(#"{"cmd":"samples","enable":true}"#)
         try waitForSamples(c, 20)
         // Accelerometer-only estimate of a steady 20° roll (the low-pass starts in its steady state).
-        #expect(abs(abs(try polledRoll(c)) - 20) < 0.5)
+        #expect(try abs(abs(polledRoll(c)) - 20) < 0.5)
         try c.send(#"{"cmd":"recenter_tilt"}"#)
         #expect(try c.readUntil { $0["class"] == .string("ACK") }.last?["cmd"] == .string("recenter_tilt"))
         try waitForSamples(c, 5)
-        #expect(abs(try polledRoll(c)) < 0.5)
+        #expect(try abs(polledRoll(c)) < 0.5)
 
         // A reload with the same settings: the pipeline, and so the recenter, are kept.
         try c.send(#"{"cmd":"reload"}"#)
         #expect(try c.readUntil { $0["class"] == .string("ACK") }.last?["cmd"] == .string("reload"))
         try waitForSamples(c, 20)
-        #expect(abs(try polledRoll(c)) < 0.5)
+        #expect(try abs(polledRoll(c)) < 0.5)
 
         // A reload that changes [filter]: a new pipeline, the device's 20° shows again.
         var changed = E2EDaemon.steadyRollSensor(recording)
@@ -48,7 +48,7 @@ import Glibc
         try c.send(#"{"cmd":"reload"}"#)
         #expect(try c.readUntil { $0["class"] == .string("ACK") }.last?["cmd"] == .string("reload"))
         try waitForSamples(c, 20)
-        #expect(abs(abs(try polledRoll(c)) - 20) < 0.5)
+        #expect(try abs(abs(polledRoll(c)) - 20) < 0.5)
         #expect(try daemon.stop() == 0)
     }
 
@@ -59,11 +59,11 @@ import Glibc
         let c = try daemon.client()
         try c.send(#"{"cmd":"recenter_tilt"}"#)
         let reply = try #require(try c.readUntil { $0["class"] == .string("ACK") || $0["class"] == .string("ERROR") }.last)
-        #expect(reply == (try WireJSONParser.parse(#"{"class":"ACK","cmd":"recenter_tilt"}"#)))
+        #expect(try reply == WireJSONParser.parse(#"{"class":"ACK","cmd":"recenter_tilt"}"#))
         // The steady 20° roll is now neutral.
         try c.send(#"{"cmd":"samples","enable":true}"#)
         try waitForSamples(c, 20)
-        #expect(abs(try polledRoll(c)) < 0.5)
+        #expect(try abs(polledRoll(c)) < 0.5)
         #expect(try daemon.stop() == 0)
     }
 
@@ -105,9 +105,9 @@ import Glibc
         try c.sendRaw(Array(flood[sent..<(polls * line.count)]))
         let name = try #require(recording.split(separator: "/").last)
         let refused = try c.readJSON()
-        #expect(refused == (try WireJSONParser.parse(#"{"class":"ERROR","code":"unavailable","message":"no tilt estimate: "#
+        #expect(try refused == WireJSONParser.parse(#"{"class":"ERROR","code":"unavailable","message":"no tilt estimate: "#
             + #"the sensor delivered no sample within 2 s (sensor replay: replaying \#(name) at 1.0× speed, looping)","#
-            + #""cmd":"recenter_tilt"}"#)))
+            + #""cmd":"recenter_tilt"}"#))
         for k in 0..<polls {
             let reply = try c.readJSON()
             guard reply.isState else { Issue.record("reply \(k + 1) of \(polls) is not a STATE: \(reply)"); break }

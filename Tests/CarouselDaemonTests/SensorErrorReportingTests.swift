@@ -26,8 +26,8 @@ struct SensorErrorReportingTests {
         _ = h.read(c)
         h.send(#"{"cmd":"watch"}"#, from: c)
         let last = try #require(h.read(c).last)
-        #expect(last == (try WireJSONParser.parse(
-            #"{"class":"SENSOR","status":"stale","name":"demo.csv","message":"end of recording: no sample for 50 ms"}"#)))
+        #expect(try last == WireJSONParser.parse(
+            #"{"class":"SENSOR","status":"stale","name":"demo.csv","message":"end of recording: no sample for 50 ms"}"#))
     }
 
     /// Every watcher gets the current SENSOR after its first STATE, whatever the status: a

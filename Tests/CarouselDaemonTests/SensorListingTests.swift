@@ -117,7 +117,7 @@ import Testing
         #expect(due == [c])
         let got = h.read(c)
         #expect(got.count == 2)
-        #expect(got.first == (try WireJSONParser.parse(#"{"class":"SENSORS","sensors":[{"name":"bmi160"}]}"#)))
+        #expect(try got.first == WireJSONParser.parse(#"{"class":"SENSORS","sensors":[{"name":"bmi160"}]}"#))
         #expect(got.last?["class"] == .string("STATUS"))
         #expect(h.core.nextDeadline == nil)
     }

@@ -65,9 +65,9 @@ import MotionFusion
         }
         let auto = try drive(follows: true)
         #expect(abs(auto.0 - 10) < 1e-9 && auto.1 == .rightUp)
-        #expect(abs(try drive(follows: false).0) < 1e-9)
-        #expect(abs(try drive(follows: true, client: .degrees270).0 + 10) < 1e-9)
+        #expect(try abs(drive(follows: false).0) < 1e-9)
+        #expect(try abs(drive(follows: true, client: .degrees270).0 + 10) < 1e-9)
         // A fixed rotation ignores the client's.
-        #expect(abs(try drive(follows: false, client: .degrees270).0) < 1e-9)
+        #expect(try abs(drive(follows: false, client: .degrees270).0) < 1e-9)
     }
 }

@@ -42,8 +42,11 @@ import Glibc
         func parse(_ bytes: [UInt8]) throws(INIError) -> INIDocument {
             try INIReader.parse(String(decoding: bytes, as: UTF8.self))
         }
-        let latin1 = Array("[server]\n# caf".utf8) + [0xE9] + Array("\nsocket = /tmp/cafe.sock ; caf".utf8) + [0xE9]
-            + Array("\nsocket_group = caf".utf8) + [0xE9] + Array("\n".utf8)
+        // Joined from typed parts: one long `+` chain of literals takes Swift 6.0 too long to type-check.
+        let e9: [UInt8] = [0xE9]
+        let parts: [[UInt8]] = [Array("[server]\n# caf".utf8), e9, Array("\nsocket = /tmp/cafe.sock ; caf".utf8), e9,
+                                Array("\nsocket_group = caf".utf8), e9, Array("\n".utf8)]
+        let latin1 = parts.flatMap { $0 }
         #expect(throws: INIError.valueNotUTF8(line: 4, section: "server", key: "socket_group")) { try parse(latin1) }
         // The same text in UTF-8 is read as written.
         let document = try INIReader.parse("[server]\n# café\nsocket = /tmp/café.sock ; café\n")
