@@ -95,6 +95,10 @@ endif
 MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
   $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1 $(MANBUILDDIR)/carouseld-kiosk-touch.8
 MANREFS = sed -i -e 's|/usr/share/doc/carouseld/|\\%$(DOCDIR)/|g' -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
+# The pages lowdown makes from Markdown hold tables (.TS/.TE): their first line asks man(1) to
+# run them through tbl ('\" t), without which man-db prints the tables' source and Debian 13's
+# lintian warns (groff-message ... tbl preprocessor failed).
+TBL_HINT = sed -i "1i '\\\\\" t"
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)"
 
@@ -118,12 +122,12 @@ $(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	    -r "carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouselctl.1: docs/CLI.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
-	sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1 > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
+	sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1 > $@.tmp && $(MANREFS) $@.tmp && $(TBL_HINT) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	{ printf '## NAME\n\ncarouseld.conf - configuration file of carouseld(8)\n\n## DESCRIPTION\n\n'; \
 	  sed -e 1d -e '/^## For developers/,$$d' docs/CONFIGURATION.md; } \
-	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5 > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
+	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5 > $@.tmp && $(MANREFS) $@.tmp && $(TBL_HINT) $@.tmp && mv $@.tmp $@
 
 # help2man takes the date from SOURCE_DATE_EPOCH and the version from --version.
 $(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web docs/carouseld-web.h2m Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
