@@ -9,8 +9,9 @@ for `status --json` and watches it (`watch --json --count N`).
 What it checks, each against a value known without the daemon: the status names the
 configuration file it was given and the release in Sources/CarouselProtocol/Release.swift; the
 carousel has configs/demo.conf's 20 cards; watching makes the daemon read the recording, so the
-STATE messages carry a tilt estimate whose roll lies within the recording's range (about -62° to
-+62°, docs/SENSORS.md) and whose index lies in 0..19; SIGTERM ends the daemon with status 0.
+STATE messages carry a tilt estimate whose roll lies within ±70° (the recording's tilts reach
+about ±62°, configs/demo.conf) and whose index lies in 0..19; SIGTERM ends the daemon with
+status 0.
 """
 import json
 import os
