@@ -57,6 +57,12 @@ STATIC_STDLIB ?= auto
 # from beside themselves). A GNU build ID, which dh_strip needs to put the debug symbols in the
 # -dbgsym packages: swift.org's toolchains ask the linker for one, Debian 13's swiftlang does not.
 RELEASE_LINK_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xlinker --build-id=sha1 --disable-local-rpath
+# Debian 13's swiftlang (its swift in /usr/libexec/swift) links with GNU ld, whose output with
+# the static Swift runtime has no PT_GNU_RELRO segment despite -z relro (lintian:
+# hardening-no-relro); the lld it ships keeps it. swift.org's toolchains are left as they are.
+ifneq ($(filter /usr/libexec/swift/%,$(realpath $(shell command -v $(SWIFT) 2>/dev/null))),)
+RELEASE_LINK_FLAGS += -use-ld=lld
+endif
 INSTALL     ?= install
 # The date in the man pages' footer: SOURCE_DATE_EPOCH (dpkg-buildpackage sets it from
 # debian/changelog) for reproducible pages, else today.
@@ -95,12 +101,15 @@ endif
 MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
   $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1 $(MANBUILDDIR)/carouseld-kiosk-touch.8
 MANREFS = sed -i -e 's|/usr/share/doc/carouseld/|\\%$(DOCDIR)/|g' -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
-# The pages lowdown makes from Markdown hold tables (.TS/.TE): their first line asks man(1) to
-# run them through tbl ('\" t), without which man-db prints the tables' source and Debian 13's
-# lintian warns (groff-message ... tbl preprocessor failed).
-TBL_HINT = sed -i "1i '\\\\\" t"
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)"
+# The pages with tables: '\" t on the first line tells man to run them through tbl. groff 1.23
+# (Debian 13) needs it (without it: "table(s) likely not rendered", which lintian reports).
+# With groff 1.22 (Debian 12) man renders the tables without it, and with it Debian 12's
+# lintian reports tbl's line-filling warnings ("cannot adjust line"), so it is left out there.
+GROFF_NEEDS_TBL_LINE := $(shell groff --version 2>/dev/null | sed -n '1s/.* \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' \
+  | awk '{ print ($$1 > 1 || ($$1 == 1 && $$2 >= 23)) ? "yes" : "" }')
+TBL_LINE = $(if $(GROFF_NEEDS_TBL_LINE),printf '%s\n' "'\\\" t",true)
 
 man: $(MANPAGES)
 
@@ -122,12 +131,12 @@ $(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	    -r "carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouselctl.1: docs/CLI.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
-	sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1 > $@.tmp && $(MANREFS) $@.tmp && $(TBL_HINT) $@.tmp && mv $@.tmp $@
+	{ $(TBL_LINE); sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1; } > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
-	{ printf '## NAME\n\ncarouseld.conf - configuration file of carouseld(8)\n\n## DESCRIPTION\n\n'; \
+	{ $(TBL_LINE); { printf '## NAME\n\ncarouseld.conf - configuration file of carouseld(8)\n\n## DESCRIPTION\n\n'; \
 	  sed -e 1d -e '/^## For developers/,$$d' docs/CONFIGURATION.md; } \
-	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5 > $@.tmp && $(MANREFS) $@.tmp && $(TBL_HINT) $@.tmp && mv $@.tmp $@
+	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5; } > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 # help2man takes the date from SOURCE_DATE_EPOCH and the version from --version.
 $(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web docs/carouseld-web.h2m Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools

@@ -70,7 +70,7 @@ struct CoreHarness {
     @Test func greetingThenWatchGivesWatchAndOneState() throws {
         var h = CoreHarness()
         let c = h.connect()
-        #expect(h.read(c) == [try WireJSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":2}"#)])
+        #expect(try h.read(c) == [WireJSONParser.parse(#"{"class":"VERSION","release":"\#(carouseldRelease)","proto_major":1,"proto_minor":2}"#)])
         #expect(!h.core.needsSamples)
         h.send(#"{"cmd":"watch","max_rate_hz":500}"#, from: c)
         let got = h.read(c)
@@ -116,7 +116,7 @@ struct CoreHarness {
         #expect(last["position"] == .number(3))
         #expect(last["velocity"] == .number(0))
         let index = got.filter { $0.1["class"] == .string("INDEX") }.map(\.1)
-        #expect(index == [try WireJSONParser.parse(#"{"class":"INDEX","index":3,"previous":0}"#)])
+        #expect(try index == [WireJSONParser.parse(#"{"class":"INDEX","index":3,"previous":0}"#)])
         // At rest: no more wake-ups.
         #expect(h.core.nextDeadline == nil)
     }

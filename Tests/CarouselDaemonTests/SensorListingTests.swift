@@ -197,7 +197,7 @@ import Testing
         let c = ids[0]
         listings.refusal = "pthread_create carouseld-list: Resource temporarily unavailable (errno 11)"
         h.send(#"{"cmd":"sensors"}"#, from: c)
-        #expect(h.read(c) == [try WireJSONParser.parse(#"""
+        #expect(try h.read(c) == [WireJSONParser.parse(#"""
             {"class":"ERROR","code":"unavailable","message":"cannot list the sensors of ip:192.0.2.10: pthread_create carouseld-list: Resource temporarily unavailable (errno 11)","cmd":"sensors"}
             """#)])
         // Nothing was left running: the next request tries again.
