@@ -11,7 +11,8 @@
 #   make clean                removes the man pages; SwiftPM's .build is kept (swift package clean)
 #
 # Variables: PREFIX (default /usr/local), DESTDIR (staging root), SYSCONFDIR (/etc),
-# BUILDDIR (where the built binaries are, default .build/release), NO_BUILD=1 to install
+# BUILDDIR (where the built binaries are, default .build/release), MANBINDIR (where `make man`
+# runs them, default BUILDDIR), NO_BUILD=1 to install
 # binaries already built in BUILDDIR without building, NO_MAN=1 to install without man pages,
 # STATIC_STDLIB=yes to fail rather than fall back to a dynamically linked Swift runtime,
 # SWIFT (the toolchain's swift, default from PATH), SWIFT_BUILD_FLAGS (extra swift build flags,
@@ -43,6 +44,10 @@ DOCREFS      = -e 's|/usr/share/doc/carouseld/|$(DOCDIR)/|g'
 # The release, for carouseld-web --version (the Swift programs have it compiled in).
 RELEASE     := $(shell sed -n 's/^public let carouseldRelease = "\(.*\)"$$/\1/p' Sources/CarouselProtocol/Release.swift)
 BUILDDIR    ?= .build/release
+# Where `make man` runs carouseld and carousel-mqtt for their --help and --version: BUILDDIR,
+# or for a cross build a directory of wrappers that run BUILDDIR's programs under qemu-user
+# (scripts/cross/build-arm64).
+MANBINDIR   ?= $(BUILDDIR)
 MANBUILDDIR ?= .build/man
 SWIFT       ?= swift
 SWIFT_BUILD_FLAGS ?=
@@ -97,7 +102,7 @@ MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDI
   $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1 $(MANBUILDDIR)/carouseld-kiosk-touch.8
 MANREFS = sed -i -e 's|/usr/share/doc/carouseld/|\\%$(DOCDIR)/|g' -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
-  -M "source=carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)"
+  -M "source=carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)"
 # The pages with tables: '\" t on the first line tells man to run them through tbl. groff 1.23
 # (Debian 13) needs it (without it: "table(s) likely not rendered", which lintian reports).
 # With groff 1.22 (Debian 12) man renders the tables without it, and with it Debian 12's
@@ -118,12 +123,12 @@ $(MANBUILDDIR)/.tools:
 	mkdir -p $(MANBUILDDIR) && touch $@
 
 $(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
-	$(BUILDDIR)/carouseld --help \
+	$(MANBINDIR)/carouseld --help \
 	  | awk 'function ind(l) { match(l, /^ */); return RLENGTH } \
 	         NR > 1 { print prev ((prev ~ /[^ ]/ && $$0 ~ /[^ ]/ && ind($$0) > ind(prev)) ? "  " : "") } \
 	         { prev = $$0 } END { print prev }' \
 	  | txt2man -t carouseld -s 8 -v "System Administration" -d $(MANDATE) \
-	    -r "carouseld $$($(BUILDDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
+	    -r "carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 $(MANBUILDDIR)/carouselctl.1: docs/CLI.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	{ $(TBL_LINE); sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1; } > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
@@ -152,8 +157,8 @@ clean:
 man: $(MANBUILDDIR)/carousel-mqtt.1
 $(MANBUILDDIR)/carousel-mqtt.1: $(BUILDDIR)/carousel-mqtt docs/carousel-mqtt.h2m $(MANBUILDDIR)/.tools
 	help2man -N -s 1 -n "MQTT bridge of carouseld, with Home Assistant discovery" -i docs/carousel-mqtt.h2m \
-	  --version-string="$$($(BUILDDIR)/carousel-mqtt --version | cut -d' ' -f2)" \
-	  -o $@.tmp $(BUILDDIR)/carousel-mqtt && $(MANREFS) $@.tmp && mv $@.tmp $@
+	  --version-string="$$($(MANBINDIR)/carousel-mqtt --version | cut -d' ' -f2)" \
+	  -o $@.tmp $(MANBINDIR)/carousel-mqtt && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 install: build install-binaries install-data install-web install-kiosk install-doc $(if $(NO_MAN),,install-man)
 ifeq ($(DESTDIR),)
