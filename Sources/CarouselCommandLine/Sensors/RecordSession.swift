@@ -56,6 +56,9 @@ enum RecordSession {
         let deadline = duration.map { start + Int64($0 * 1e9) }
         var samples: [IMUSample] = []
         var lastStatus = source.status
+        // Without --hotplug a recording is of one device: when it goes, the recording ends, even
+        // where the selection rule would go on with another accelerometer (docs/CLI.md "record").
+        let recorded = source.selectedDevice?.path
         loop: while true {
             var waitMs: Int32 = 1000
             if let deadline {
@@ -76,6 +79,10 @@ enum RecordSession {
                 io.err("carouselctl: record: \(error)\n")
                 try? recorder.finish()
                 return .ioError
+            }
+            if !hotplug, let recorded, let current = source.selectedDevice?.path, current != recorded {
+                io.err("carouselctl: record: \(recorded) is no longer read; the recording ends (--hotplug follows the sensor)\n")
+                break loop
             }
             if source.status != lastStatus {
                 lastStatus = source.status
