@@ -122,8 +122,8 @@ def apt_install_offline():
     state["cursor"] = sh("journalctl -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p'")
     t = time.monotonic()
     # No network for apt: every dependency is in the image or in apt's cache (polkitd).
-    p = vm.ssh("cd /root/debs && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "
-               "-o Dpkg::Options::=--force-confold ./*.deb", timeout=900, check=False)
+    p = vm.ssh("DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "
+               "-o Dpkg::Options::=--force-confold /root/debs/*.deb", timeout=1500, check=False)
     secs = time.monotonic() - t
     with open(os.path.join(OUT, "apt-install.log"), "w") as f:
         f.write(p.stdout + p.stderr)
@@ -358,6 +358,7 @@ def kiosk_at_boot():
        "systemctl set-default graphical.target")
     boot = sh("cat /proc/sys/kernel/random/boot_id")
     vm.ssh("systemctl reboot", check=False, timeout=30)
+    vm.drop_connection()
     # Power-on is the reboot's QEMU-side start: the new boot's kernel start is measured by the
     # guest's own clock (CLOCK_BOOTTIME in the journal) from below.
     vm.wait_ssh(BOOT_TIMEOUT, previous_boot=boot)
@@ -471,8 +472,8 @@ def upgrade_keeps_conffile_and_restarts():
     sh("systemctl start carouseld.service")
     pid0 = sh("systemctl show -p MainPID --value carouseld.service")
     newer_debs()
-    p = vm.ssh("cd /root/debs-new && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "
-               "-o Dpkg::Options::=--force-confold ./*.deb", timeout=900, check=False)
+    p = vm.ssh("DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "
+               "-o Dpkg::Options::=--force-confold /root/debs-new/*.deb", timeout=1500, check=False)
     check(p.returncode == 0, "upgrade failed: %s" % (p.stdout + p.stderr)[-1000:])
     check(sh("md5sum /etc/carouseld/carouseld.conf") == conf, "the upgrade changed the edited conffile")
     pid1 = sh("systemctl show -p MainPID --value carouseld.service")

@@ -95,6 +95,7 @@ class VM:
         self.overlay = os.path.join(out, "overlay.qcow2")
         self.qmp_path = os.path.join(out, "qmp.sock")
         self.console = os.path.join(out, "console.log")
+        self.control = os.path.join(out, "ssh-control")
         self.port = free_port()
         self.memory_mb = memory_mb
         self.smp = smp
@@ -149,7 +150,14 @@ class VM:
         return ["ssh", "-i", self.key, "-p", str(self.port), "-o", "StrictHostKeyChecking=no",
                 "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
                 "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=6",
+                # One connection for all commands: a key exchange costs seconds in a TCG guest.
+                "-o", "ControlMaster=auto", "-o", "ControlPath=%s" % self.control, "-o", "ControlPersist=600",
                 "root@127.0.0.1", command]
+
+    def drop_connection(self):
+        """Ends the shared ssh connection (before a reboot or suspend: it would hang)."""
+        subprocess.run(["ssh", "-o", "ControlPath=%s" % self.control, "-O", "exit", "root@127.0.0.1"],
+                       capture_output=True, timeout=30)
 
     def ssh(self, command, timeout=120, check=True, input=None):
         """Runs `command` (a shell command line) as root in the guest; the CompletedProcess."""
@@ -164,6 +172,7 @@ class VM:
     def copy_in(self, files, dest):
         p = subprocess.run(["scp", "-q", "-i", self.key, "-P", str(self.port), "-o", "StrictHostKeyChecking=no",
                             "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
+                            "-o", "ControlMaster=auto", "-o", "ControlPath=%s" % self.control, "-o", "ControlPersist=600",
                             *files, "root@127.0.0.1:%s" % dest], capture_output=True, text=True, timeout=300)
         if p.returncode != 0:
             raise RuntimeError("scp to the guest: %s" % p.stderr.strip())
@@ -193,6 +202,7 @@ class VM:
     def reboot(self, timeout):
         boot = self.out_of("cat /proc/sys/kernel/random/boot_id")
         self.ssh("systemctl reboot", check=False, timeout=30)
+        self.drop_connection()
         return self.wait_ssh(timeout, previous_boot=boot)
 
     def screendump(self, name):
@@ -205,6 +215,10 @@ class VM:
         return w, h, rgb
 
     def stop(self):
+        try:
+            self.drop_connection()
+        except Exception:
+            pass
         if self.proc and self.proc.poll() is None:
             try:
                 self.qmp.command("quit")
