@@ -122,7 +122,7 @@ def apt_install_offline():
     state["cursor"] = sh("journalctl -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p'")
     t = time.monotonic()
     # No network for apt: every dependency is in the image or in apt's cache (polkitd).
-    p = vm.ssh("DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "
+    p = vm.ssh("DEBIAN_FRONTEND=noninteractive apt-get install -y "
                "-o Dpkg::Options::=--force-confold /root/debs/*.deb", timeout=1500, check=False)
     secs = time.monotonic() - t
     with open(os.path.join(OUT, "apt-install.log"), "w") as f:
@@ -472,7 +472,7 @@ def upgrade_keeps_conffile_and_restarts():
     sh("systemctl start carouseld.service")
     pid0 = sh("systemctl show -p MainPID --value carouseld.service")
     newer_debs()
-    p = vm.ssh("DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "
+    p = vm.ssh("DEBIAN_FRONTEND=noninteractive apt-get install -y "
                "-o Dpkg::Options::=--force-confold /root/debs-new/*.deb", timeout=1500, check=False)
     check(p.returncode == 0, "upgrade failed: %s" % (p.stdout + p.stderr)[-1000:])
     check(sh("md5sum /etc/carouseld/carouseld.conf") == conf, "the upgrade changed the edited conffile")

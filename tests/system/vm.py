@@ -122,7 +122,7 @@ class VM:
                "-initrd", os.path.join(self.image_dir, "initrd.img"),
                "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 quiet systemd.show_status=0 nokaslr",
                "-drive", "file=%s,if=virtio,format=qcow2,cache=unsafe" % self.overlay,
-               "-netdev", "user,id=n0,hostfwd=tcp:127.0.0.1:%d-:22" % self.port,
+               "-netdev", "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:22" % self.port,
                "-device", "virtio-net-pci,netdev=n0",
                "-device", "virtio-rng-pci",
                "-serial", "file:%s" % self.console,
