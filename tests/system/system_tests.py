@@ -136,8 +136,13 @@ def apt_install_offline():
 def dbus_knows_users_at_install():
     needs("installed")
     text = vm.ssh("journalctl --no-pager -o cat --after-cursor='%s' | grep -i 'unknown \\(user\\|group\\)' || true" % state["cursor"]).stdout
-    check(not text.strip(), "D-Bus read a policy naming a user or group that did not exist yet: %s" % text.strip()[:600])
-    return "no 'Unknown username/group' from dbus-daemon during apt install"
+    # Only our users: the image's own geoclue policy names a user that Debian 12 makes only
+    # with the geoclue-2.0 package (not installed), so dbus-daemon names it on every reload.
+    ours = [l for l in text.splitlines() if re.search(r'"(carouseld|carouseld-web|carouseld-kiosk|carousel-mqtt)"', l)]
+    check(not ours, "D-Bus read a policy naming a user or group of ours that did not exist yet: %s" % ours[:4])
+    others = sorted(set(re.findall(r'Unknown \w+ "([^"]+)"', text)))
+    return "no 'Unknown username' of ours from dbus-daemon during apt install%s" % (
+        " (not ours: %s)" % ", ".join(others) if others else "")
 
 
 @test
