@@ -72,11 +72,20 @@ def sh(cmd, timeout=120):
 def journal_of_ours(since_cursor=None):
     """Our warning-or-worse journal lines of this boot (after the cursor), minus the allowed."""
     cur = "--after-cursor='%s'" % since_cursor if since_cursor else ""
-    text = vm.ssh("journalctl -b -p warning --no-pager -o short %s" % cur, check=False).stdout
+    text = vm.ssh("journalctl -b -p warning --no-pager -o json %s" % cur, check=False).stdout
     ours = []
-    for line in text.splitlines():
-        if not re.search(r"carousel|Unknown username", line):
+    for entry in text.splitlines():
+        try:
+            e = json.loads(entry)
+        except ValueError:
             continue
+        who = "%s %s" % (e.get("SYSLOG_IDENTIFIER", ""), e.get("_SYSTEMD_UNIT", ""))
+        msg = e.get("MESSAGE", "")
+        msg = msg if isinstance(msg, str) else repr(msg)
+        # Ours: logged by our programs or units, or naming them (systemd, dbus-daemon about us).
+        if not re.search(r"carousel", who) and not re.search(r"carousel", msg):
+            continue
+        line = "%s[%s]: %s" % (e.get("SYSLOG_IDENTIFIER", "?"), e.get("_PID", ""), msg)
         if any(re.search(rx, line) for rx, _ in JOURNAL_ALLOWED):
             continue
         ours.append(line)
@@ -169,7 +178,7 @@ def socket_activation_and_control():
     sh("systemctl stop carouseld.service; systemctl reset-failed carouseld.service 2>/dev/null || true")
     check(vm.ssh("systemctl is-active carouseld.service", check=False).stdout.strip() == "inactive",
           "carouseld.service still running after stop")
-    sh("id viewer >/dev/null 2>&1 || useradd -m viewer; id operator >/dev/null 2>&1 || useradd -m -G carouseld,carouseld-control operator")
+    sh("id viewer >/dev/null 2>&1 || useradd -m viewer; id panelop >/dev/null 2>&1 || useradd -m -G carouseld,carouseld-control panelop")
     # The first client (an ordinary user watching) starts the service through the socket.
     watch = vm.ssh("runuser -u viewer -- timeout 60 carouselctl watch --count 1", timeout=120, check=False)
     active = sh("systemctl is-active carouseld.service")
@@ -178,10 +187,10 @@ def socket_activation_and_control():
     refused = vm.ssh("runuser -u viewer -- carouselctl scroll-to 3", check=False)
     check(refused.returncode != 0, "an ordinary user controlled the carousel: %s" % refused.stdout[-300:])
     idx0 = json.loads(sh("carouselctl status --json"))
-    op = vm.ssh("runuser -u operator -- carouselctl scroll-to 3", check=False)
+    op = vm.ssh("runuser -u panelop -- carouselctl scroll-to 3", check=False)
     check(op.returncode == 0, "a member of carouseld-control was refused: %s" % (op.stderr + op.stdout)[-400:])
     state["socket"] = True
-    return "socket-activated by viewer's watch; viewer refused (exit %d: %s); operator controls" % (
+    return "socket-activated by viewer's watch; viewer refused (exit %d: %s); panelop (carouseld-control) controls" % (
         refused.returncode, refused.stderr.strip().splitlines()[-1][:120] if refused.stderr.strip() else "")
 
 
