@@ -178,10 +178,15 @@ def socket_activation_and_control():
     sh("systemctl stop carouseld.service; systemctl reset-failed carouseld.service 2>/dev/null || true")
     check(vm.ssh("systemctl is-active carouseld.service", check=False).stdout.strip() == "inactive",
           "carouseld.service still running after stop")
-    sh("id viewer >/dev/null 2>&1 || useradd -m viewer; id panelop >/dev/null 2>&1 || useradd -m -G carouseld,carouseld-control panelop")
-    # The first client (an ordinary user watching) starts the service through the socket.
+    # docs/SERVICE.md: group carouseld may connect (watch), carouseld-control may also control;
+    # anyone else cannot connect at all (the socket is root:carouseld 0660).
+    sh("id viewer >/dev/null 2>&1 || useradd -m -G carouseld viewer; id panelop >/dev/null 2>&1 || useradd -m -G carouseld,carouseld-control panelop; "
+       "id stranger >/dev/null 2>&1 || useradd -m stranger")
+    stranger = vm.ssh("runuser -u stranger -- timeout 30 carouselctl status", check=False)
+    check(stranger.returncode != 0, "a user in no carouseld group could connect: %s" % stranger.stdout[-300:])
+    # The first client that may connect (a watching member of carouseld) starts the service.
     watch = vm.ssh("runuser -u viewer -- timeout 60 carouselctl watch --count 1", timeout=120, check=False)
-    active = sh("systemctl is-active carouseld.service")
+    active = vm.ssh("systemctl is-active carouseld.service", check=False).stdout.strip()
     check(active == "active", "the first client did not start carouseld.service (%s): %s" % (active, watch.stderr[-400:]))
     check(watch.returncode == 0 and watch.stdout.strip(), "an ordinary user may not watch: exit %d %s" % (watch.returncode, (watch.stderr + watch.stdout)[-400:]))
     refused = vm.ssh("runuser -u viewer -- carouselctl scroll-to 3", check=False)
