@@ -312,6 +312,7 @@ def calibration_and_conffile_survive_reboot():
 
 
 @test
+@not_default
 def healthy_after_reboot():
     needs("rebooted")
     return system_health("after reboot")
