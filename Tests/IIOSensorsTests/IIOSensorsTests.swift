@@ -272,6 +272,20 @@ struct BufferFailureMessageTests {
                 + "Permission denied); the udev rule 60-carouseld.rules gives it to group carouseld")
     }
 
+    /// EPERM on a node the group may open comes from the device filter (a systemd unit's
+    /// DevicePolicy=/DeviceAllow=), not from the node's mode: the message names the filter.
+    @Test func epermNamesTheDeviceFilterNotTheUdevRule() {
+        let source = IIOSensorSource(configuration: IIOSourceConfiguration())
+        let info = SensorInfo(id: "iio:device1", name: "accel_3d", label: "", path: "/sys/x", dev: "/dev/iio:device1",
+                              kind: .accel, channels: [], mountMatrix: .identity, mountMatrixSource: .identity,
+                              gyroMountMatrix: nil, samplingFrequencyHz: nil, samplingFrequencyAvailableHz: [],
+                              buffered: true, triggers: [], warnings: [], location: "", parentPath: nil, grandparentPath: nil)
+        let refused = source.bufferFailureMessage(info, .io(device: "accel_3d (iio:device1)", what: "iio_device_create_buffer", errno: EPERM))
+        #expect(refused == "accel_3d (iio:device1): buffer unavailable: the device filter refused /dev/iio:device1 (errno 1: "
+                + "Operation not permitted): a systemd unit's DevicePolicy=/DeviceAllow= (carouseld.service allows "
+                + "char-iio, resolved when the service starts: restart it if the IIO core was loaded later)")
+    }
+
     @Test func holdersAreFoundThroughProc() throws {
         // This process holds a file open: seen when it is not excluded, not seen when it is
         // (the default: carouseld never reports itself).

@@ -609,3 +609,39 @@ def test_the_touch_helper_composes_the_panels_calibration_with_the_turn(tmp_path
     assert out.returncode == 69 and out.stderr == (
         "carouseld-kiosk-touch: cannot create /proc/carouseld-test: writing the udev rule needs root, as "
         "carouseld-kiosk-touch.service runs it (--print shows the matrix without writing)\n"), out.stderr
+
+
+# A stand-in for systemd's "(sd-pam)": with PAMName= systemd forks it off the service's process
+# before the exec, so it is a child of whatever the unit runs, alive until that process exits
+# (PR_SET_PDEATHSIG, SIGTERM), holding none of its output.
+SD_PAM_STAND_IN = (
+    "import ctypes, os, signal, sys, time\n"
+    "if os.fork() == 0:\n"
+    "    ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"
+    "    null = os.open(os.devnull, os.O_RDWR)\n"
+    "    for fd in (0, 1, 2):\n"
+    "        os.dup2(null, fd)\n"
+    "    time.sleep(120)\n"
+    "    os._exit(0)\n"
+    "os.execv(sys.argv[1], sys.argv[1:])\n")
+
+
+def test_a_cage_that_cannot_start_ends_the_kiosk_with_its_status(tmp_path):
+    """cage 0.1.4, failing before it starts the browser (no DRM session, no backend), waits for
+    any child of its own process: run as the unit's main process it would wait for (sd-pam)
+    forever and Restart= would never fire. carouseld-kiosk must end with cage's status instead."""
+    env = dict(os.environ, WLR_BACKENDS="none-such", XDG_RUNTIME_DIR=str(tmp_path),
+               CAROUSELD_KIOSK_TOUCH="off", CAROUSELD_KIOSK_WAIT="0")
+    os.chmod(tmp_path, 0o700)
+    if os.getuid() == 0:
+        os.chown(tmp_path, NOBODY, NOBODY)
+    started = time.monotonic()
+    try:
+        p = subprocess.run(as_kiosk_user([sys.executable, "-c", SD_PAM_STAND_IN,
+                                          os.path.join(ROOT, "scripts", "carouseld-kiosk")]),
+                           env=env, capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("carouseld-kiosk still runs 30 s after cage failed (cage waits for the (sd-pam) stand-in)")
+    assert p.returncode == 1, (p.returncode, p.stderr[-600:])
+    assert "Unable to create the wlroots backend" in p.stderr
+    assert time.monotonic() - started < 30

@@ -245,12 +245,20 @@ public final class IIOSensorSource: SensorSource {
         }
     }
 
-    /// The message for a buffer that cannot be used; `EBUSY` gets its usual cause spelled out.
+    /// The message for a buffer that cannot be used; `EBUSY`, `EPERM` and `EACCES` get their
+    /// usual causes spelled out. `EPERM` on opening a device node is the device cgroup's answer
+    /// (a unit's `DevicePolicy=`/`DeviceAllow=`), whatever the node's mode; `EACCES` is the
+    /// node's owner and mode, which the udev rule sets.
     func bufferFailureMessage(_ info: SensorInfo, _ error: SensorError) -> String {
         if case let .io(_, what, code) = error, code == EBUSY {
             return "\(info.who): buffer busy (\(what): EBUSY): \(DeviceHolders.busyText(id: info.id, devnode: info.dev))"
         }
-        if case let .io(_, _, code) = error, code == EACCES || code == EPERM, !info.dev.isEmpty {
+        if case let .io(_, _, code) = error, code == EPERM, !info.dev.isEmpty {
+            return "\(info.who): buffer unavailable: the device filter refused \(info.dev) (errno \(code): "
+                + "\(String(cString: strerror(code)))): a systemd unit's DevicePolicy=/DeviceAllow= (carouseld.service "
+                + "allows char-iio, resolved when the service starts: restart it if the IIO core was loaded later)"
+        }
+        if case let .io(_, _, code) = error, code == EACCES, !info.dev.isEmpty {
             return "\(info.who): buffer unavailable: no permission to open \(info.dev) (errno \(code): "
                 + "\(String(cString: strerror(code)))); the udev rule 60-carouseld.rules gives it to group carouseld"
         }
