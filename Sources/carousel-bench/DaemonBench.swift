@@ -34,16 +34,8 @@ struct DaemonBench {
 
     func run() throws {
         let executable = try daemonExecutable()
-        var template = Array("/tmp/carousel-bench.XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
-            throw BenchError.system("mkdtemp")
-        }
-        let directory = String(cString: made)
-        ChildRegistry.removeOnInterrupt(directory)
-        defer {
-            removeDirectory(directory)
-            ChildRegistry.forgetDirectory(directory)
-        }
+        let directory = try makeScratchDirectory()
+        defer { removeScratchDirectory(directory) }
         reporter.section("daemon (\(executable); IIO source: umockdev buffered accelerometer on a FIFO)")
 
         try startupFigures(executable, directory)
@@ -381,6 +373,24 @@ struct DaemonBench {
             throw BenchError.system("write \(path)")
         }
         return path
+    }
+
+    /// A private directory for one benchmark's files (mkdtemp under /tmp), removed on SIGINT too.
+    /// - Throws: `BenchError.system` when mkdtemp fails.
+    func makeScratchDirectory() throws -> String {
+        var template = Array("/tmp/carousel-bench.XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw BenchError.system("mkdtemp")
+        }
+        let directory = String(cString: made)
+        ChildRegistry.removeOnInterrupt(directory)
+        return directory
+    }
+
+    /// Removes a directory of `makeScratchDirectory` and forgets it.
+    func removeScratchDirectory(_ directory: String) {
+        removeDirectory(directory)
+        ChildRegistry.forgetDirectory(directory)
     }
 
     /// Removes the benchmark's files (flat directory) and the directory.

@@ -12,16 +12,8 @@ import Glibc
 extension DaemonBench {
     func runRates() throws {
         let executable = try daemonExecutable()
-        var template = Array("/tmp/carousel-bench.XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
-            throw BenchError.system("mkdtemp")
-        }
-        let directory = String(cString: made)
-        ChildRegistry.removeOnInterrupt(directory)
-        defer {
-            removeDirectory(directory)
-            ChildRegistry.forgetDirectory(directory)
-        }
+        let directory = try makeScratchDirectory()
+        defer { removeScratchDirectory(directory) }
         reporter.section("sample rates (\(executable); IIO source: umockdev buffered accelerometer on a FIFO, no client)")
         for rate in [50, 100, 200] {
             for batch in [1, 5] {

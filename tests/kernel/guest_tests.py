@@ -1305,29 +1305,8 @@ BMI160_ACCEL_SCALE, BMI160_GYRO_SCALE = 0.000598, 0.001065
 
 @test
 def i2c_stub_bmi160_polled():
-    run(["modprobe", "i2c-stub", "chip_addr=0x%02x" % BMI160_ADDR])
-    run(["modprobe", "i2c-dev"])
-    run(["modprobe", "bmi160_i2c"])
-    bus = None
-    for d in glob.glob("/sys/bus/i2c/devices/i2c-*"):
-        if open(d + "/name").read().strip() == "SMBus stub driver":
-            bus = d
-    check(bus, "no i2c-stub bus")
-    n = bus.rsplit("-", 1)[1]
     accel, gyro = (1200, -3400, -16000), (-500, 250, 7)
-    regs = {0x00: 0xD1, 0x40: 0x28, 0x41: 0x03, 0x42: 0x28, 0x43: 0x00}
-    for base, values in ((0x0C, gyro), (0x12, accel)):
-        for i, v in enumerate(values):
-            lo, hi = (v & 0xFFFF).to_bytes(2, "little")
-            regs[base + 2 * i], regs[base + 2 * i + 1] = lo, hi
-    for reg, val in sorted(regs.items()):
-        run(["i2cset", "-f", "-y", n, "0x%02x" % BMI160_ADDR, "0x%02x" % reg, "0x%02x" % val])
-    with open(bus + "/new_device", "w") as f:
-        f.write("bmi160 0x%02x\n" % BMI160_ADDR)
-    try:
-        wait_for(lambda: "bmi160" in iio_devices(), 20, "the bmi160 IIO device (dmesg: %s)" % sh("dmesg | tail -3"))
-        settle()
-        dev = iio_devices()["bmi160"]
+    with bmi160_on_i2c_stub(accel, gyro) as dev:
         listing = {s["name"]: s for s in json.loads(carouselctl("sensors", "--json").stdout)}
         s = listing.get("bmi160")
         check(s and s["type"] == "imu", "bmi160 listed as %s" % (s and s["type"]))
@@ -1345,11 +1324,8 @@ def i2c_stub_bmi160_polled():
         check(all(b > a for a, b in zip(ts, ts[1:])), "timestamps not increasing")
         auto_rows, auto_err = record("--sensor", "bmi160", duration=1)
         auto_mode = re.findall(r"in (\w+) mode", auto_err)
-    finally:
-        with open(bus + "/delete_device", "w") as f:
-            f.write("0x%02x\n" % BMI160_ADDR)
-    return "%s on i2c-%s: channel indices %s; polled %d samples = registers x scale exactly; mode auto -> %s" % (
-        dev, n, [c["index"] for c in s["channels"]], len(rows), auto_mode[-1] if auto_mode else auto_err.strip()[-200:])
+    return "%s on i2c-stub: channel indices %s; polled %d samples = registers x scale exactly; mode auto -> %s" % (
+        dev, [c["index"] for c in s["channels"]], len(rows), auto_mode[-1] if auto_mode else auto_err.strip()[-200:])
 
 
 @contextlib.contextmanager
