@@ -330,7 +330,9 @@ def kiosk_failed_cage_exits():
     sh("mkdir -p /run/systemd/system/carouseld-kiosk.service.d && printf '[Service]\\nEnvironment=WLR_BACKENDS=none-such\\n' "
        "> /run/systemd/system/carouseld-kiosk.service.d/system-suite-fail.conf && systemctl daemon-reload")
     try:
-        sh("systemctl reset-failed carouseld-kiosk.service 2>/dev/null; systemctl start --no-block carouseld-kiosk.service")
+        # The kiosk graphical.target started runs: stop it, so that this start is the failing one.
+        sh("systemctl stop carouseld-kiosk.service; systemctl reset-failed carouseld-kiosk.service 2>/dev/null; "
+           "systemctl start --no-block carouseld-kiosk.service", timeout=180)
         def restarted():
             n = sh("systemctl show -p NRestarts --value carouseld-kiosk.service")
             return int(n) if n.isdigit() and int(n) >= 1 else None
