@@ -113,11 +113,13 @@ class VM:
         for p in (self.qmp_path,):
             if os.path.exists(p):
                 os.unlink(p)
-        # -vga std: the bochs-drm display a board with only a firmware framebuffer resembles
-        # (no GPU for the kiosk); the kernel's console goes to the serial port (console.log).
+        # -vga virtio: virtio-gpu without 3D, a display with no GPU acceleration (its render
+        # node has only Mesa's software GL). Not -vga std: bochs-drm has no DRM PRIME import,
+        # which Debian 12's cage (wlroots 0.15) requires of every display (docs/KIOSK.md). The
+        # kernel's console goes to the serial port (console.log).
         cmd = ["qemu-system-x86_64", "-machine", "q35", "-accel", "tcg", "-cpu", "max",
                "-m", str(self.memory_mb), "-smp", str(self.smp), "-nodefaults",
-               "-vga", "std", "-display", "none",
+               "-vga", "virtio", "-display", "none",
                "-kernel", os.path.join(self.image_dir, "vmlinuz"),
                "-initrd", os.path.join(self.image_dir, "initrd.img"),
                "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 quiet systemd.show_status=0 nokaslr",
