@@ -245,12 +245,18 @@ def hub_accel(x, y, z):
     sh("echo accel %d %d %d > /run/system-suite-hub.ctl" % (x, y, z))
 
 
-def service_log_since(cursor):
-    return vm.ssh("journalctl -u carouseld.service --no-pager -o cat --after-cursor='%s'" % cursor, check=False).stdout
+def service_lines():
+    """The carouseld unit's journal lines of this boot, message text only."""
+    return vm.ssh("journalctl -b -u carouseld.service --no-pager -o cat", check=False).stdout.splitlines()
 
 
-def cursor_now():
-    return sh("journalctl -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p'")
+def service_log_after(count):
+    """The unit's lines after the first `count` of this boot, joined, once one of them says
+    which device and mode it reads; None before. (Counting lines rather than a journal cursor:
+    a cursor taken with `journalctl -n 0` once matched nothing afterwards in a CI run, though
+    the line was in the journal.)"""
+    new = service_lines()[count:]
+    return "\n".join(new) if any(re.search(r"reading .* in \w+ mode", line) for line in new) else None
 
 
 @test
@@ -261,7 +267,7 @@ def late_sensor_read_buffered():
     sh("systemctl mask --now iio-sensor-proxy.service")
     # The service runs (socket-activated above) and no IIO driver was loaded when it started.
     loaded = sh("grep -c '^industrialio ' /proc/modules || true")
-    cur = cursor_now()
+    seen = len(service_lines())
     # carouseld reads the sensor while someone watches: a watching member of group carouseld.
     sh("systemd-run --unit=system-suite-watch --collect -p User=viewer carouselctl watch")
     devs = plug_hub()
@@ -270,8 +276,10 @@ def late_sensor_read_buffered():
         node = "/dev/" + devs[name]
         perms = sh("stat -c '%%U:%%G %%a' %s" % node)
         check(perms == "root:carouseld 660", "%s is %s, expected root:carouseld 660" % (node, perms))
-    log = wait_for(lambda: (lambda t: t if re.search(r"reading .* in \w+ mode", t) else None)(service_log_since(cur)),
-                   180, "carouseld to read the hub")
+    try:
+        log = wait_for(lambda: service_log_after(seen), 180, "carouseld to read the hub")
+    except Failure as e:
+        raise Failure("%s; the unit's last lines: %s" % (e, " | ".join(service_lines()[-8:])))
     check("reading in polled mode" not in log and re.search(r"reading .* in buffered mode", log),
           "the service does not read the late sensor buffered (industrialio loaded at service start: %s): %s" % (
               "yes" if loaded != "0" else "no", log.strip()[-700:]))
@@ -287,11 +295,10 @@ def late_sensor_read_buffered():
 @test
 def unplug_and_replug():
     needs("hub")
-    cur = cursor_now()
+    seen = len(service_lines())
     unplug_hub()
     devs = plug_hub()
-    log = wait_for(lambda: (lambda t: t if re.search(r"reading .* in \w+ mode", t) else None)(service_log_since(cur)),
-                   180, "carouseld to read the replugged hub")
+    log = wait_for(lambda: service_log_after(seen), 180, "carouseld to read the replugged hub")
     check(re.search(r"reading .* in buffered mode", log), "replugged hub not read buffered: %s" % log[-600:])
     check(sh("systemctl is-active carouseld.service") == "active", "service not active after replug")
     return "replugged as %s, read buffered" % devs["accel_3d"]
