@@ -293,6 +293,7 @@ def late_sensor_read_buffered():
 
 
 @test
+@not_default
 def unplug_and_replug():
     needs("hub")
     seen = len(service_lines())
