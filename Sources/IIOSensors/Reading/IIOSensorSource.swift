@@ -383,13 +383,19 @@ public final class IIOSensorSource: SensorSource {
         case .fallBackToPolled:
             log(.warning, "\(who): buffer still silent after re-enabling; falling back to polled mode")
             do {
-                accelReader = try reopen(reader, as: .polled)
-                if let g = gyroReader, g.mode == .buffered { gyroReader = try reopen(g, as: .polled) }
+                try reopenPolled(reader)
             } catch {
                 setStatus(.error, "\(error)")
             }
         }
         syncEpoll()
+    }
+
+    /// Reads the accelerometer `reader` and a buffered gyroscope of the pair polled from now on.
+    /// - Throws: what `reopen` throws when a device cannot be opened polled.
+    private func reopenPolled(_ reader: DeviceReader) throws(SensorError) {
+        accelReader = try reopen(reader, as: .polled)
+        if let g = gyroReader, g.mode == .buffered { gyroReader = try reopen(g, as: .polled) }
     }
 
     /// The device rests with a magnitude far from 1 g: said once in the log and in the status
@@ -412,8 +418,7 @@ public final class IIOSensorSource: SensorSource {
         log(.warning, message)
         fallbackNotes.append(message)
         do {
-            accelReader = try reopen(reader, as: .polled)
-            if let g = gyroReader, g.mode == .buffered { gyroReader = try reopen(g, as: .polled) }
+            try reopenPolled(reader)
         } catch {
             setStatus(.error, "\(error)")
             syncEpoll()
