@@ -281,7 +281,14 @@ public final class IIOSensorSource: SensorSource {
         switch event.action {
         case .remove:
             removedPaths.insert(event.syspath)
-            guard let s = selection, event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
+            guard let s = selection else {
+                // Nothing read: a device that went may have been what kept another from being
+                // chosen (a display accelerometer whose remove came before its gyroscope's, the
+                // base skipped meanwhile), so the rule runs again over what is left.
+                if event.sysname.hasPrefix("iio:device") { reselect(after: event) }
+                return
+            }
+            guard event.syspath == s.accel.path || event.syspath == s.gyro?.path else { return }
             lost(event.syspath == s.accel.path ? s.accel : (s.gyro ?? s.accel))
         case .add, .change:
             if event.action == .add { removedPaths.remove(event.syspath) }
