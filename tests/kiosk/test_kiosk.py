@@ -644,4 +644,6 @@ def test_a_cage_that_cannot_start_ends_the_kiosk_with_its_status(tmp_path):
         pytest.fail("carouseld-kiosk still runs 30 s after cage failed (cage waits for the (sd-pam) stand-in)")
     assert p.returncode == 1, (p.returncode, p.stderr[-600:])
     assert "Unable to create the wlroots backend" in p.stderr
+    # The script's own line after cage's: the status and how long cage ran, for the journal.
+    assert re.search(r"carouseld-kiosk: cage exited with status 1 after \d+ s \(its reason is in the lines above", p.stderr), p.stderr[-600:]
     assert time.monotonic() - started < 30
