@@ -17,18 +17,11 @@ import Glibc
     @Test func theBufferWakesTheDaemonForEveryScan() throws {
         let bed = try UmockdevTestbed()
         try bed.add(description: readTextFile(TestPaths.fixture("umockdev/bmc150-accel.umockdev")) ?? "")
-        let socketPath = TestTemp.path("watermark.sock")
-        let configPath = TestTemp.path("watermark.conf")
-        defer { unlink(configPath); unlink(socketPath) }
-        try TestTemp.write(E2EDaemon.configText(socketPath: socketPath, overrides: [
+        let d = try UmockdevDaemon("watermark", testbed: bed, overrides: [
             "sensor": ["source": "iio", "device": "", "sample_rate_hz": "100", "mode": "buffered", "always_on": "yes"],
-        ]), to: configPath)
-        let daemon = try UmockdevProcess(TestPaths.product("carouseld"), ["-c", configPath, "--foreground", "-v"], testbed: bed)
-        defer {
-            daemon.signal(SIGKILL)
-            _ = try? daemon.waitForExit(timeoutSeconds: 10)
-        }
-        let c = try EndToEndUmockdevTests.connect(to: socketPath, of: daemon)
+        ], verbose: true)
+        defer { d.kill() }
+        let c = try d.client()
         try c.send(#"{"cmd":"watch"}"#)
         _ = try c.readUntil(timeoutSeconds: 20) { $0["class"] == .string("SENSOR") && $0["status"] == .string("ok") }
         let base = bed.rootDirectory + "/sys" + Self.accelPath + "/buffer/"
@@ -36,11 +29,10 @@ import Glibc
             // libiio writes the text with its terminating NUL (strlen + 1 bytes).
             String((readTextFile(base + name) ?? "").split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "\0" }).first ?? "")
         }
-        #expect(attribute("enable") == "1", "daemon log: \(daemon.standardErrorSoFar.suffix(600))")
+        #expect(attribute("enable") == "1", "daemon log: \(d.process.standardErrorSoFar.suffix(600))")
         #expect(attribute("watermark") == "1")
         let length = try #require(Int(attribute("length")), "buffer/length '\(attribute("length"))'")
         #expect(Double(length) >= 125.0 / 2)
-        daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit(timeoutSeconds: 10).status == 0)
+        #expect(try d.terminate() == 0)
     }
 }

@@ -60,18 +60,12 @@ import Glibc
         try bed.add(description: Self.baseDescription(fixture))
         let display = Self.displayDescription(fixture)
         try bed.add(description: display)
-        let socketPath = TestTemp.path("convertible.sock")
-        let configPath = TestTemp.path("convertible.conf")
-        defer { unlink(configPath); unlink(socketPath) }
-        try TestTemp.write(E2EDaemon.configText(socketPath: socketPath, overrides: [
+        let d = try UmockdevDaemon("convertible", testbed: bed, overrides: [
             "sensor": ["source": "iio", "device": "", "sample_rate_hz": "50", "mode": "polled", "always_on": "yes"],
-        ]), to: configPath)
-        let daemon = try UmockdevProcess(TestPaths.product("carouseld"), ["-c", configPath, "--foreground"], testbed: bed)
-        defer {
-            daemon.signal(SIGKILL)
-            _ = try? daemon.waitForExit(timeoutSeconds: 10)
-        }
-        let c = try EndToEndUmockdevTests.connect(to: socketPath, of: daemon)
+        ])
+        defer { d.kill() }
+        let daemon = d.process
+        let c = try d.client()
         try c.send(#"{"cmd":"watch"}"#)
         func expectSensor(_ path: String, _ gyro: String?, _ when: String) throws {
             do {

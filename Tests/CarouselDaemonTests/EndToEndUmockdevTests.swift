@@ -29,22 +29,16 @@ import Glibc
         let bed = try UmockdevTestbed()
         let fixture = readTextFile(TestPaths.fixture("umockdev/bmc150-accel.umockdev")) ?? ""
         try bed.add(description: fixture)
-        let socketPath = TestTemp.path("umockdev.sock")
-        let configPath = TestTemp.path("umockdev.conf")
-        defer { unlink(configPath); unlink(socketPath) }
         // 1 Hz asks for the fixture's slowest rate, 7.81 Hz: the stale window (5 periods, 0.64 s)
         // stays well above the 0.1 s at which the test streams scans.
-        try TestTemp.write(E2EDaemon.configText(socketPath: socketPath, overrides: [
+        let d = try UmockdevDaemon("umockdev", testbed: bed, overrides: [
             "sensor": ["source": "iio", "device": "", "sample_rate_hz": "1", "mode": "buffered"],
             "filter": ["method": "accel", "lowpass_hz": "0"],
             "tilt": ["enabled": "yes"],
-        ]), to: configPath)
-        let daemon = try UmockdevProcess(TestPaths.product("carouseld"), ["-c", configPath, "--foreground", "-v"], testbed: bed)
-        defer {
-            daemon.signal(SIGKILL)
-            _ = try? daemon.waitForExit(timeoutSeconds: 10)
-        }
-        let c = try Self.connect(to: socketPath, of: daemon)
+        ], verbose: true)
+        defer { d.kill() }
+        let daemon = d.process
+        let c = try d.client()
         try c.send(#"{"cmd":"watch","max_rate_hz":20}"#)
         _ = try c.readUntil(timeoutSeconds: 20) { $0["class"] == .string("SENSOR") && $0["status"] == .string("ok") }
 
@@ -108,40 +102,20 @@ import Glibc
             .split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("A: in_anglvel_scale=") }.joined(separator: "\n")
         try bed.add(description: fixture)
-        let socketPath = TestTemp.path("umockdev-gyro.sock")
-        let configPath = TestTemp.path("umockdev-gyro.conf")
-        defer { unlink(configPath); unlink(socketPath) }
-        try TestTemp.write(E2EDaemon.configText(socketPath: socketPath, overrides: [
+        let d = try UmockdevDaemon("umockdev-gyro", testbed: bed, overrides: [
             "sensor": ["source": "iio", "device": "", "sample_rate_hz": "50", "mode": "polled"],
-        ]), to: configPath)
-        let daemon = try UmockdevProcess(TestPaths.product("carouseld"), ["-c", configPath, "--foreground", "-v"], testbed: bed)
-        defer {
-            daemon.signal(SIGKILL)
-            _ = try? daemon.waitForExit(timeoutSeconds: 10)
-        }
-        let c = try Self.connect(to: socketPath, of: daemon)
+        ], verbose: true)
+        defer { d.kill() }
+        let c = try d.client()
         try c.send(#"{"cmd":"watch"}"#)
         let lines = try c.readUntil(timeoutSeconds: 20) { $0["class"] == .string("SENSOR") && $0["status"] == .string("ok") }
         let said = "bmi160 (iio:device0): no gyroscope scale (in_anglvel_x_scale, in_anglvel_scale or scale): "
             + "angular rate not used, accelerometer only"
         #expect(lines.last?["message"] == .string(said))
-        daemon.signal(SIGTERM)
-        let result = try daemon.waitForExit(timeoutSeconds: 10)
+        d.process.signal(SIGTERM)
+        let result = try d.process.waitForExit(timeoutSeconds: 10)
         #expect(result.status == 0)
         #expect(result.standardError.split(separator: "\n").filter { $0.contains(said) }.count == 1,
                 "daemon log: \(result.standardError)")
-    }
-
-    /// Connects to the daemon's socket once it listens (within 20 s) and takes its VERSION line.
-    static func connect(to socketPath: String, of daemon: UmockdevProcess) throws -> SocketClient {
-        var client: SocketClient?
-        let deadline = clinux_monotonic_ns() + 20_000_000_000
-        while client == nil, clinux_monotonic_ns() < deadline {
-            client = try? SocketClient(path: socketPath)
-            if client == nil { _ = poll(nil, 0, 5) }
-        }
-        let c = try #require(client, "daemon log: \(daemon.standardErrorSoFar)")
-        #expect(try c.readJSON()["class"] == .string("VERSION"))
-        return c
     }
 }

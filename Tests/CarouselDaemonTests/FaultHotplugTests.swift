@@ -34,25 +34,15 @@ import Glibc
         let accelPath = EndToEndUmockdevTests.accelPath
         let block = fixture.split(separator: "\n\n").map(String.init).first { $0.contains("P: \(accelPath)\n") } ?? ""
         try #require(!block.isEmpty, "no block for \(accelPath) in the fixture")
-        let socketPath = TestTemp.path("hotplug.sock")
-        let configPath = TestTemp.path("hotplug.conf")
-        defer { unlink(configPath); unlink(socketPath) }
-        try TestTemp.write(E2EDaemon.configText(socketPath: socketPath, overrides: [
+        let d = try UmockdevDaemon("hotplug", testbed: bed, overrides: [
             "sensor": ["source": "iio", "device": "", "sample_rate_hz": "1", "mode": "buffered"],
             "filter": ["method": "accel", "lowpass_hz": "0"],
             "tilt": ["enabled": "yes", "mode": "velocity"],
             "carousel": ["cyclic": "yes"],
-        ]), to: configPath)
-        let daemon = try UmockdevProcess(TestPaths.product("carouseld"), ["-c", configPath, "--foreground"], testbed: bed)
-        defer {
-            daemon.signal(SIGKILL)
-            _ = try? daemon.waitForExit(timeoutSeconds: 10)
-        }
-        let start = clinux_monotonic_ns()
-        while (try? SocketClient(path: socketPath)) == nil {
-            try #require(clinux_monotonic_ns() - start < 20_000_000_000, "no socket; log: \(daemon.standardErrorSoFar)")
-            _ = poll(nil, 0, 5)
-        }
+        ])
+        defer { d.kill() }
+        let daemon = d.process, socketPath = d.socketPath
+        _ = try d.client()  // the socket accepts
         let watchers = try (0..<3).map { _ in try CountingWatcher(socketPath: socketPath) }
 
         var timestamp: Int64 = 1_000_000_000
