@@ -46,6 +46,23 @@ import Glibc
         return (thrown, checkConfig(path))
     }
 
+    /// `--check-config` passed a group that does not exist, then the daemon refused to start on
+    /// the same file (78) and a reload applied it (found by a newcomer's trial).
+    @Test func aSocketGroupThatDoesNotExistIsRefusedByReloadAsByCheckConfig() {
+        let directory = ServiceTestSupport.temporaryDirectory()
+        let (reload, (status, stderr)) = reloadAndCheck("[server]\nsocket_group = nosuchgroup-carouseld\n", directory: directory)
+        let path = directory + "/c.conf"
+        #expect(reload == .unusable(path: path, line: 2, section: "server", key: "socket_group",
+                                    message: "no group named 'nosuchgroup-carouseld' (getent group lists them)"))
+        #expect(status == .configuration)
+        #expect(stderr == "carouseld: \(path):2: [server] socket_group: no group named 'nosuchgroup-carouseld' (getent group lists them)\n")
+        // A group that exists (root's, by name and by number) passes.
+        #expect(ServiceTestSupport.writeFile(path, "[server]\nsocket_group = root\n"))
+        #expect(checkConfig(path).0 == .ok)
+        #expect(ServiceTestSupport.writeFile(path, "[server]\nsocket_group = 0\n"))
+        #expect(checkConfig(path).0 == .ok)
+    }
+
     @Test func aMissingReplayFileIsRefusedByReloadAsByCheckConfig() {
         let directory = ServiceTestSupport.temporaryDirectory()
         let (reload, (status, stderr)) = reloadAndCheck("[sensor]\nsource = replay\nreplay_file = gone.csv\n", directory: directory)

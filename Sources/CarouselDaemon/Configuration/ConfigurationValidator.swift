@@ -17,6 +17,9 @@ import Glibc
 ///   daemon that starts (or reloads) and shows `error`.
 /// - `[carousel]`: the geometry and style keep a STATE within `StateItemBudget`, and a custom
 ///   style's cards in front of the eye (`CustomStyleEyeCheck`).
+/// - `[server] socket_group`: the group exists (a name in the group database, or a number), so a
+///   file that would stop the next start (exit 78) is refused by `--check-config` and by a reload
+///   too, not only when the socket is bound.
 enum ConfigurationValidator {
     /// - Parameter path: the file the configuration came from, for `file:line` in messages; nil
     ///   for the built-in defaults.
@@ -24,6 +27,13 @@ enum ConfigurationValidator {
     static func validate(_ configuration: DaemonConfiguration, path: String?) throws(ConfigurationError) {
         try checkReplayFile(configuration, path: path)
         try checkItemBudget(configuration, path: path)
+        try checkSocketGroup(configuration, path: path)
+    }
+
+    private static func checkSocketGroup(_ configuration: DaemonConfiguration, path: String?) throws(ConfigurationError) {
+        let group = configuration.server.socketGroup
+        guard !group.isEmpty, UnixListener.groupID(group) == nil else { return }
+        throw unusable("server", "socket_group", in: path, "no group named '\(group)' (getent group lists them)")
     }
 
     private static func checkReplayFile(_ configuration: DaemonConfiguration, path: String?) throws(ConfigurationError) {
