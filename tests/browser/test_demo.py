@@ -21,6 +21,20 @@ def test_help_is_the_usage_block_only():
     assert (bad.returncode, bad.stderr) == (64, "scripts/demo: unknown argument '--bogus' (see --help)\n")
 
 
+def test_a_port_the_url_cannot_name_is_a_usage_error():
+    """The printed URL names the port and the bridge checks each request's Host against it, so
+    0 (a port the bridge would pick) was printed as ':0/' and the page then answered 421; a
+    missing or non-numeric value ended with bash's own message or blamed a port in use."""
+    demo = os.path.join(ROOT, "scripts", "demo")
+    for args, said in [(["--port", "0"], "--port expects a port number 1-65535, got '0'"),
+                       (["--port", "abc"], "--port expects a port number 1-65535, got 'abc'"),
+                       (["--port", "65536"], "--port expects a port number 1-65535, got '65536'"),
+                       (["--port"], "--port needs a value (see --help)"),
+                       (["--address"], "--address needs a value (see --help)")]:
+        out = subprocess.run([demo, "--no-build"] + args, capture_output=True, text=True, timeout=30)
+        assert (out.returncode, out.stderr) == (64, f"scripts/demo: {said}\n"), args
+
+
 def test_the_demo_serves_the_page_and_ctrl_c_stops_everything(workdir):
     port = free_port()
     log_path = os.path.join(workdir, "demo.log")
@@ -42,6 +56,32 @@ def test_the_demo_serves_the_page_and_ctrl_c_stops_everything(workdir):
         assert demo.wait(timeout=20) == 130
         assert open(log_path).read().rstrip().endswith("demo: stopped"), open(log_path).read()[-500:]
         assert not os.path.exists(folder), f"{folder} left behind"
+    finally:
+        if demo.poll() is None:
+            os.killpg(demo.pid, signal.SIGKILL)
+            demo.wait()
+
+
+def test_a_daemon_that_dies_stops_the_demo_and_says_so(workdir):
+    """With the daemon gone the page can only say so; the demo stops the bridge and names the
+    daemon's exit instead of serving a page with nothing behind it."""
+    port = free_port()
+    log_path = os.path.join(workdir, "demo.log")
+    with open(log_path, "w") as log:
+        demo = subprocess.Popen([os.path.join(ROOT, "scripts", "demo"), "--no-build", "--port", str(port)],
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        text = wait_for(lambda: "Ctrl-C stops" in open(log_path).read() and open(log_path).read(), 30, "the demo's URL")
+        folder = os.path.dirname(re.search(r"carouselctl watch --socket (\S+)", text).group(1))
+        daemon = subprocess.run(["pgrep", "-P", str(demo.pid), "-x", "carouseld"], capture_output=True, text=True)
+        os.kill(int(daemon.stdout.split()[0]), signal.SIGKILL)
+        assert demo.wait(timeout=20) == 69
+        text = open(log_path).read()
+        assert "scripts/demo: carouseld exited (status 137; its lines are above); stopping the bridge" in text, text[-600:]
+        assert text.rstrip().endswith("demo: stopped"), text[-500:]
+        assert not os.path.exists(folder), f"{folder} left behind"
+        with socket.socket() as s:
+            assert s.connect_ex(("127.0.0.1", port)) != 0, "the bridge still listens"
     finally:
         if demo.poll() is None:
             os.killpg(demo.pid, signal.SIGKILL)
