@@ -11,6 +11,7 @@ signal(SIGPIPE, SIG_IGN)
 let status = CarouseldCommandLine.main(
     arguments: Array(CommandLine.arguments.dropFirst()),
     output: { CarouseldCommandLine.write($0, to: STDOUT_FILENO) },
-    errorOutput: { CarouseldCommandLine.write($0, to: STDERR_FILENO) })
+    errorOutput: { CarouseldCommandLine.write($0, to: STDERR_FILENO) },
+    errorOutputIsTerminal: isatty(STDERR_FILENO) == 1)
 // Not `exit`: a listing or remote-sensor thread may still be inside libiio (DetachedThread).
 DetachedThread.exitProcess(status.rawValue)

@@ -104,6 +104,17 @@ import Testing
         #expect(captured.errors == "<3>\(path):2: [tilt] mode: bad value 'spin': expected one of velocity, position\n")
     }
 
+    /// On a terminal the same error reads as with `--foreground`: journald's `<3>` meant
+    /// nothing to the newcomer who ran `carouseld -c /nonexistent` by hand.
+    @Test func onATerminalLogLinesAreForPeople() {
+        let captured = Captured()
+        let status = CarouseldCommandLine.main(
+            arguments: ["--config", "/nonexistent/carouseld.conf"], output: { captured.output += $0 },
+            errorOutput: { captured.errors += $0 }, errorOutputIsTerminal: true, run: { _ in .ok })
+        #expect(status == .noInput)
+        #expect(captured.errors == "carouseld: error: /nonexistent/carouseld.conf: configuration file not found\n")
+    }
+
     @Test func missingDefaultFileMeansBuiltInDefaults() throws {
         let directory = ServiceTestSupport.temporaryDirectory()
         let loaded = try CarouseldCommandLine.loadConfiguration(path: directory + "/absent.conf", explicit: false,

@@ -150,9 +150,13 @@ public enum CarouseldCommandLine {
     /// Runs `carouseld` with `arguments` (after the program name) and returns the exit status.
     /// `output` receives stdout text (help, version, check results), `logger` everything else.
     /// `run` is the daemon's entry point (`runDaemon(options:)` by default).
+    /// - Parameter errorOutputIsTerminal: `errorOutput` reaches a terminal (`isatty(2)`): log
+    ///   lines are then laid out as with `--foreground`, since journald's `<3>` prefixes mean
+    ///   nothing there.
     public static func main(arguments: [String],
                             output: @Sendable (String) -> Void,
                             errorOutput: @escaping @Sendable (String) -> Void,
+                            errorOutputIsTerminal: Bool = false,
                             run: (DaemonOptions) -> ExitStatus = runDaemon(options:)) -> ExitStatus {
         let action: CarouseldAction
         do {
@@ -185,7 +189,7 @@ public enum CarouseldCommandLine {
             }
         case .run(let options):
             let logger = Logger(threshold: options.verbose ? .debug : .info,
-                                format: options.foreground ? .plain : .journal,
+                                format: options.foreground || errorOutputIsTerminal ? .plain : .journal,
                                 sink: errorOutput)
             let loaded: Loaded
             do {

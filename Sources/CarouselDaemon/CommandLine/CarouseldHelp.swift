@@ -48,7 +48,8 @@ extension CarouseldCommandLine {
 
         -f, --foreground
             Write log lines for a terminal ("carouseld: warning: ...") instead of the
-            journald priority prefixes ("<4>..."). carouseld never detaches either way.
+            journald priority prefixes ("<4>..."); they are so without it too when standard
+            error is a terminal. carouseld never detaches either way.
 
         -v, --verbose
             Also log debug lines.
