@@ -139,6 +139,23 @@ import Glibc
         #expect(try daemon.stop() == 0)
     }
 
+    /// A file that is no calibration at start-up: the warning says none is applied (there is no
+    /// previous one to keep; a newcomer's trial with `file = /etc/passwd` read "keeping the
+    /// previous one"), and STATUS agrees.
+    @Test func aBadCalibrationAtStartUpSaysNoneIsApplied() throws {
+        let recording = try Self.writeFlatRecording()
+        defer { unlink(recording) }
+        let calibration = TestTemp.path("not-a-calibration.conf")
+        try TestTemp.write("root:x:0:0:root:/root:/bin/bash\n", to: calibration)
+        defer { unlink(calibration) }
+        let daemon = try E2EDaemon("calibration-bad-at-start", overrides: Self.replayOverrides(recording: recording, calibration: calibration))
+        let c = try daemon.client()
+        #expect(try Self.status(c)["calibration"]?["applied"] == .bool(false))
+        let lines = daemon.process.log.split(separator: "\n").filter { $0.contains("calibration not loaded") }
+        #expect(lines.count == 1 && lines[0].hasSuffix("calibration not loaded, none applied: \(calibration):1: key outside the [calibration] section"), "\(lines)")
+        #expect(try daemon.stop() == 0)
+    }
+
     @Test func aCalibrationForAnotherSensorIsIgnoredWithAWarning() throws {
         let recording = try Self.writeFlatRecording()
         defer { unlink(recording) }

@@ -164,7 +164,8 @@ final class DaemonRuntime {
         case let .loaded(file):
             calibrationFile = file
         case let .failed(message):
-            log.warning("calibration not loaded, keeping the previous one: \(message)")
+            log.warning(calibrationFile == nil ? "calibration not loaded, none applied: \(message)"
+                                               : "calibration not loaded, keeping the previous one: \(message)")
         }
         calibrationCheckedFor = nil
         applyCalibration(force: true, rebuildPipeline: rebuildPipeline)
