@@ -185,9 +185,18 @@ class VM:
         """Waits until ssh answers (and, after a reboot, from a new boot); the boot id."""
         deadline = time.monotonic() + timeout
         last = ""
+        seen = os.path.getsize(self.console) if os.path.exists(self.console) else 0
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise BootError("QEMU exited %d while booting; console: %s" % (self.proc.returncode, self.tail("console.log")))
+            # A panicked kernel never answers: say so now rather than at the deadline.
+            panicked = False
+            if os.path.exists(self.console):
+                with open(self.console, "rb") as f:
+                    f.seek(seen)
+                    panicked = b"end Kernel panic" in f.read()
+            if panicked:
+                raise BootError("the guest's kernel panicked while booting; console: %s" % self.tail("console.log"))
             try:
                 p = self.ssh("cat /proc/sys/kernel/random/boot_id", timeout=40, check=False)
                 if p.returncode == 0 and p.stdout.strip() and p.stdout.strip() != previous_boot:
