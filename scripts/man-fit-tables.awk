@@ -6,17 +6,21 @@
 # lowdown's format line gives every column `l`: tbl then sizes the text blocks from the line
 # length alone, a table of long cells overflows, and groff says so for each line it cannot
 # break or adjust ("cannot adjust line", "cannot break line", "table column separation reduced
-# to zero"; groff 1.23, Debian 13). Here each column but the last gets a width, `w(N)` in ens:
-# its longest word (so no word has to be broken), or its longest cell when that is shorter,
-# within what leaves the last column LAST_MIN ens; the last column is `x` (expanded: the rest of
-# the line). A table whose columns cannot all fit that way keeps lowdown's format, and the
-# script stops with an error naming it. The text of every cell is set ragged right (`.na`), as
-# narrow columns cannot be justified without stretching spaces; a word wider than its column
-# (a long path in the last one) gets break points (\:) after its slashes.
+# to zero"; groff 1.23, Debian 13). Here the column with the most text is `x` (expanded: it
+# takes what the others leave, at least LAST_MIN ens and its longest unbreakable piece); every
+# other column gets a width, `w(N)` in ens: its longest cell, or its longest word when the cell
+# is longer, narrowed an en at a time (the widest column first, never below its longest
+# unbreakable piece) until the `x` column has its room. A table that cannot fit keeps lowdown's
+# format and the script fails, naming it. Every cell is set ragged right without hyphenation
+# (.na, .nh: narrow columns cannot be justified without stretching spaces, and keys must not
+# be hyphenated); a word wider than 16 ens or than its column gets break points (\:) after its
+# slashes, underscores and dots, so that a key, a path or a D-Bus name wraps where it reads.
 #
-#   LC_ALL=C awk [-v width=N] -f scripts/man-fit-tables.awk PAGE > FITTED   N: the table's width in ens (default
-#                                                          71: MANWIDTH=80 less the 7-en indent
-#                                                          of a man page's body, less the box)
+#   LC_ALL=C awk [-v width=N] [-v debug=1] -f scripts/man-fit-tables.awk PAGE > FITTED
+#
+# N: the table's width in ens without its outer rules (default 69: MANWIDTH=80 less the 7-en
+# indent of a man page's body and the two rules); debug=1 prints each column's sizes to stderr.
+# LC_ALL=C: widths are counted in bytes, less UTF-8's continuation bytes (gawk and mawk alike).
 
 BEGIN {
   if (width == "") width = 69
