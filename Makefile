@@ -103,13 +103,13 @@ MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDI
 MANREFS = sed -i -e 's|/usr/share/doc/carouseld/|\\%$(DOCDIR)/|g' -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)"
-# The pages with tables: '\" t on the first line tells man to run them through tbl. groff 1.23
-# (Debian 13) needs it (without it: "table(s) likely not rendered", which lintian reports).
-# With groff 1.22 (Debian 12) man renders the tables without it, and with it Debian 12's
-# lintian reports tbl's line-filling warnings ("cannot adjust line"), so it is left out there.
-GROFF_NEEDS_TBL_LINE := $(shell groff --version 2>/dev/null | sed -n '1s/.* \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' \
-  | awk '{ print ($$1 > 1 || ($$1 == 1 && $$2 >= 23)) ? "yes" : "" }')
-TBL_LINE = $(if $(GROFF_NEEDS_TBL_LINE),printf '%s\n' "'\\\" t",true)
+# The pages with tables: '\" t on the first line tells man to run them through tbl (groff 1.23,
+# Debian 13, needs it: without it "table(s) likely not rendered", which lintian reports), and
+# scripts/man-fit-tables.awk (after MANREFS, which lengthens the paths) gives their columns
+# widths that fit 80 columns, so that neither
+# groff 1.22 (Debian 12) nor 1.23 warns about lines it cannot break or adjust.
+TBL_LINE = printf '%s\n' "'\\\" t"
+FIT_TABLES = LC_ALL=C awk -f scripts/man-fit-tables.awk
 
 man: $(MANPAGES)
 
@@ -130,13 +130,15 @@ $(MANBUILDDIR)/carouseld.8: $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	  | txt2man -t carouseld -s 8 -v "System Administration" -d $(MANDATE) \
 	    -r "carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)" > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
 
-$(MANBUILDDIR)/carouselctl.1: docs/CLI.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
-	{ $(TBL_LINE); sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1; } > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
+$(MANBUILDDIR)/carouselctl.1: docs/CLI.md scripts/man-fit-tables.awk $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
+	{ $(TBL_LINE); sed 1d docs/CLI.md | $(LOWDOWN_MAN) -M title=carouselctl -M section=1; } > $@.tmp && $(MANREFS) $@.tmp \
+	  && $(FIT_TABLES) $@.tmp > $@.fit && rm $@.tmp && mv $@.fit $@
 
-$(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
+$(MANBUILDDIR)/carouseld.conf.5: docs/CONFIGURATION.md scripts/man-fit-tables.awk $(BUILDDIR)/carouseld $(MANBUILDDIR)/.tools
 	{ $(TBL_LINE); { printf '## NAME\n\ncarouseld.conf - configuration file of carouseld(8)\n\n## DESCRIPTION\n\n'; \
 	  sed -e 1d -e '/^## For developers/,$$d' docs/CONFIGURATION.md; } \
-	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5; } > $@.tmp && $(MANREFS) $@.tmp && mv $@.tmp $@
+	  | $(LOWDOWN_MAN) -M title=carouseld.conf -M section=5; } > $@.tmp && $(MANREFS) $@.tmp \
+	  && $(FIT_TABLES) $@.tmp > $@.fit && rm $@.tmp && mv $@.fit $@
 
 # help2man takes the date from SOURCE_DATE_EPOCH and the version from --version.
 $(MANBUILDDIR)/carouseld-web.1: scripts/carouseld-web docs/carouseld-web.h2m Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools

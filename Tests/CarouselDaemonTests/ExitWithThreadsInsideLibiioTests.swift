@@ -41,12 +41,21 @@ import Glibc
         }
         """#
 
-    /// Builds the probe with clang from PATH (the Swift toolchain's, which SwiftPM compiles the
-    /// package's C targets with); returns the shared object's path.
+    /// Builds the probe with the Swift toolchain's clang (which SwiftPM compiles the package's C
+    /// targets with): from PATH, else beside the real `swift` that PATH names (Debian 13's
+    /// swiftlang puts only `swift` and its tools in /usr/bin, as links into /usr/libexec/swift/bin
+    /// where its clang is); returns the shared object's path.
     static func probe() throws -> String {
         let path = getenv("PATH").map { String(cString: $0) } ?? ""
-        let clang = try #require(path.split(separator: ":").map { String($0) + "/clang" }.first { access($0, X_OK) == 0 },
-                                 "no clang on PATH (the Swift toolchain's): \(path)")
+        let directories = path.split(separator: ":").map(String.init)
+        let toolchain = directories.map { $0 + "/swift" }.first { access($0, X_OK) == 0 }
+            .flatMap { realpath($0, nil) }.map { resolved -> String in
+                defer { free(resolved) }
+                let swift = String(cString: resolved)
+                return String(swift[..<(swift.lastIndex(of: "/") ?? swift.endIndex)])
+            }
+        let clang = try #require((directories + (toolchain.map { [$0] } ?? [])).map { $0 + "/clang" }.first { access($0, X_OK) == 0 },
+                                 "no clang on PATH nor beside the Swift toolchain's swift (\(toolchain ?? "no swift on PATH")): \(path)")
         let source = TestTemp.path("xml-probe.c"), library = TestTemp.path("xml-probe.so")
         try TestTemp.write(probeSource, to: source)
         defer { unlink(source) }
