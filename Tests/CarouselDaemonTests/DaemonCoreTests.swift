@@ -463,11 +463,11 @@ struct CoreHarness {
         h.core.sensorChanged(status: .ok, name: "accel_3d", message: nil, path: base, now: h.now)
         h.send(#"{"cmd":"watch"}"#, from: c)
         let first = h.read(c).filter { $0["class"] == .string("SENSOR") }
-        #expect(first == [try WireJSONParser.parse(#"{"class":"SENSOR","status":"ok","name":"accel_3d","path":"\#(base)"}"#)])
+        #expect(try first == [WireJSONParser.parse(#"{"class":"SENSOR","status":"ok","name":"accel_3d","path":"\#(base)"}"#)])
         h.now += 100 * CoreHarness.ms
         h.core.sensorChanged(status: .ok, name: "accel_3d", message: nil, path: display, gyroPath: gyro, now: h.now)
         let moved = h.read(c).filter { $0["class"] == .string("SENSOR") }
-        #expect(moved == [try WireJSONParser.parse(
+        #expect(try moved == [WireJSONParser.parse(
             #"{"class":"SENSOR","status":"ok","name":"accel_3d","path":"\#(display)","gyro_path":"\#(gyro)"}"#)])
         // The same devices again: nothing new.
         h.now += 100 * CoreHarness.ms

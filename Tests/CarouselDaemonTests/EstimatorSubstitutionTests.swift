@@ -48,11 +48,11 @@ import Testing
             return bytes.split(separator: 0x0A).compactMap { try? WireJSONParser.parse($0) }
         }
         core.received(Array(#"{"cmd":"watch"}"#.utf8) + [0x0A], from: id, now: now)
-        #expect(read().last == (try WireJSONParser.parse(#"{"class":"SENSOR","status":"ok"}"#)))
+        #expect(try read().last == WireJSONParser.parse(#"{"class":"SENSOR","status":"ok"}"#))
         core.samplesArrived([Self.level], now: now + 10_000_000)
         let sentence = "the sensor has no gyroscope: [filter] method inertial replaced by accel with a 3 Hz low-pass"
         let sensor = try #require(read().first { $0["class"] == .string("SENSOR") })
-        #expect(sensor == (try WireJSONParser.parse(#"{"class":"SENSOR","status":"ok","message":"\#(sentence)","estimator":{"configured":"inertial","used":"accel","lowpass_hz":3,"reason":"the sensor has no gyroscope"}}"#)))
+        #expect(try sensor == WireJSONParser.parse(#"{"class":"SENSOR","status":"ok","message":"\#(sentence)","estimator":{"configured":"inertial","used":"accel","lowpass_hz":3,"reason":"the sensor has no gyroscope"}}"#))
         #expect(told == [Self.inertialInstead])
         // Said once: more accelerometer-only samples change nothing.
         core.samplesArrived([Self.level], now: now + 20_000_000)
