@@ -123,7 +123,9 @@ import Glibc
             try client.send(#"{"cmd":"sensors"}"#)
             #expect(iiod.acceptConnection(timeoutSeconds: 10), "the listing never connected")
         }
-        #expect(used.isSuperset(of: ["clone3", "eventfd2", "prctl", "connect", "poll"]), "\(used.sorted())")
+        // aarch64 has no poll system call either: glibc's poll makes ppoll there.
+        #expect(used.isSuperset(of: ["clone3", "eventfd2", "prctl", "connect"]) && (used.contains("poll") || used.contains("ppoll")),
+                "\(used.sorted())")
         #expect(used.subtracting(allowed).isEmpty,
                 "calls outside carouseld.service's SystemCallFilter: \(used.subtracting(allowed).sorted())")
     }
