@@ -554,7 +554,6 @@ done; rm -rf x; ls""", timeout=600)
 
 
 @test
-@not_default
 def upgrade_keeps_conffile_and_restarts():
     needs("installed")
     if "edited by the system suite" not in sh("cat /etc/carouseld/carouseld.conf"):
