@@ -218,6 +218,16 @@ class VM:
         self.drop_connection()
         return self.wait_ssh(timeout, previous_boot=boot)
 
+    def poweroff(self, timeout):
+        """`systemctl poweroff` in the guest; waits until QEMU has exited (bounded)."""
+        self.ssh("systemctl poweroff", check=False, timeout=30)
+        self.drop_connection()
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise BootError("the guest did not power off within %d s; console: %s" % (timeout, self.tail("console.log")))
+        self.qmp.close()
+
     def screendump(self, name):
         """Saves the display as OUT/NAME.png; returns (width, height, RGB bytes)."""
         ppm = os.path.join(self.out, name + ".ppm")
