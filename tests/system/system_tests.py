@@ -357,12 +357,15 @@ def kiosk_failed_cage_exits():
         # failed starts within two minutes (StartLimitBurst=5), with the script's line naming
         # cage's status, instead of restarting every few seconds for ever.
         sh("systemctl reset-failed carouseld-kiosk.service 2>/dev/null; systemctl start --no-block carouseld-kiosk.service")
+        # systemd 252 logs "Start request repeated too quickly" and leaves the unit failed with
+        # the last start's result (exit-code), not start-limit-hit.
         def gave_up():
             state = sh("systemctl show -p ActiveState -p Result -p NRestarts carouseld-kiosk.service")
-            return state if "ActiveState=failed" in state and "Result=start-limit-hit" in state else None
+            said = sh("journalctl -b -u carouseld-kiosk.service -o cat | grep -c 'Start request repeated too quickly' || true")
+            return state if "ActiveState=failed" in state and said.isdigit() and int(said) >= 1 else None
         t = time.monotonic()
         try:
-            state = wait_for(gave_up, 240, "carouseld-kiosk.service to stop restarting (start-limit-hit)")
+            state = wait_for(gave_up, 240, "carouseld-kiosk.service to stop restarting (start limit)")
         except Failure:
             raise Failure("still restarting: %s" % sh("systemctl show -p ActiveState -p Result -p NRestarts carouseld-kiosk.service"))
         limit_s = time.monotonic() - t
