@@ -369,7 +369,9 @@ def kiosk_failed_cage_exits():
         except Failure:
             raise Failure("still restarting: %s" % sh("systemctl show -p ActiveState -p Result -p NRestarts carouseld-kiosk.service"))
         limit_s = time.monotonic() - t
-        said = sh("journalctl -b -u carouseld-kiosk.service -o cat | grep -c 'carouseld-kiosk: cage exited with status 1 after' || true")
+        # The script's lines carry its name, not the unit: PAMName= moves it into a logind
+        # session's scope.
+        said = sh("journalctl -b -t carouseld-kiosk -o cat | grep -c 'carouseld-kiosk: cage exited with status 1 after' || true")
         check(said.isdigit() and int(said) >= 5, "the script's line on cage's exit, %s times in the journal" % said)
         restarts = dict(l.split("=", 1) for l in state.splitlines() if "=" in l).get("NRestarts", "?")
         return "restarted %d time(s) after cage failed; stopped in %.1f s; gave up after %s restarts in %.0f s" % (
