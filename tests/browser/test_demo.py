@@ -8,8 +8,28 @@ import signal
 import socket
 import subprocess
 import urllib.request
+from contextlib import contextmanager
 
 from conftest import ROOT, free_port, wait_for
+
+
+@contextmanager
+def running_demo(workdir):
+    """scripts/demo --no-build on a free port, in its own process group, once it has printed
+    its URL: (process, port, log path, what it printed). Killed with its group on the way out
+    if still running."""
+    port = free_port()
+    log_path = os.path.join(workdir, "demo.log")
+    with open(log_path, "w") as log:
+        demo = subprocess.Popen([os.path.join(ROOT, "scripts", "demo"), "--no-build", "--port", str(port)],
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        text = wait_for(lambda: "Ctrl-C stops" in open(log_path).read() and open(log_path).read(), 30, "the demo's URL")
+        yield demo, port, log_path, text
+    finally:
+        if demo.poll() is None:
+            os.killpg(demo.pid, signal.SIGKILL)
+            demo.wait()
 
 
 def test_help_is_the_usage_block_only():
@@ -36,13 +56,7 @@ def test_a_port_the_url_cannot_name_is_a_usage_error():
 
 
 def test_the_demo_serves_the_page_and_ctrl_c_stops_everything(workdir):
-    port = free_port()
-    log_path = os.path.join(workdir, "demo.log")
-    with open(log_path, "w") as log:
-        demo = subprocess.Popen([os.path.join(ROOT, "scripts", "demo"), "--no-build", "--port", str(port)],
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        text = wait_for(lambda: "Ctrl-C stops" in open(log_path).read() and open(log_path).read(), 30, "the demo's URL")
+    with running_demo(workdir) as (demo, port, log_path, text):
         assert f"The carousel is at   http://127.0.0.1:{port}/" in text, text
         socket_path = re.search(r"carouselctl watch --socket (\S+)", text).group(1)
         folder = os.path.dirname(socket_path)
@@ -56,22 +70,12 @@ def test_the_demo_serves_the_page_and_ctrl_c_stops_everything(workdir):
         assert demo.wait(timeout=20) == 130
         assert open(log_path).read().rstrip().endswith("demo: stopped"), open(log_path).read()[-500:]
         assert not os.path.exists(folder), f"{folder} left behind"
-    finally:
-        if demo.poll() is None:
-            os.killpg(demo.pid, signal.SIGKILL)
-            demo.wait()
 
 
 def test_a_daemon_that_dies_stops_the_demo_and_says_so(workdir):
     """With the daemon gone the page can only say so; the demo stops the bridge and names the
     daemon's exit instead of serving a page with nothing behind it."""
-    port = free_port()
-    log_path = os.path.join(workdir, "demo.log")
-    with open(log_path, "w") as log:
-        demo = subprocess.Popen([os.path.join(ROOT, "scripts", "demo"), "--no-build", "--port", str(port)],
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        text = wait_for(lambda: "Ctrl-C stops" in open(log_path).read() and open(log_path).read(), 30, "the demo's URL")
+    with running_demo(workdir) as (demo, port, log_path, text):
         folder = os.path.dirname(re.search(r"carouselctl watch --socket (\S+)", text).group(1))
         daemon = subprocess.run(["pgrep", "-P", str(demo.pid), "-x", "carouseld"], capture_output=True, text=True)
         os.kill(int(daemon.stdout.split()[0]), signal.SIGKILL)
@@ -82,10 +86,6 @@ def test_a_daemon_that_dies_stops_the_demo_and_says_so(workdir):
         assert not os.path.exists(folder), f"{folder} left behind"
         with socket.socket() as s:
             assert s.connect_ex(("127.0.0.1", port)) != 0, "the bridge still listens"
-    finally:
-        if demo.poll() is None:
-            os.killpg(demo.pid, signal.SIGKILL)
-            demo.wait()
 
 
 def test_bootstrap_lists_what_ci_installs_and_installs_nothing_when_asked_for_help():
