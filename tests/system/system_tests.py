@@ -507,6 +507,19 @@ def carousel_state():
     return json.loads(sh("carouselctl status --json"))["state"]
 
 
+def still_frame(name, timeout):
+    """Polls screendumps until two in a row are alike (< 0.1 % of the sampled pixels differ):
+    the picture at rest, its RGB bytes; a Failure after `timeout` s."""
+    t0 = time.monotonic()
+    last = vm.screendump(name)[2]
+    while time.monotonic() - t0 < timeout:
+        rgb = vm.screendump(name)[2]
+        if diff_fraction(last, rgb) < 0.001:
+            return rgb
+        last = rgb
+    raise Failure("the screen did not come to rest within %d s (see %s.png)" % (timeout, name))
+
+
 def first_changed_frame(name, before, timeout):
     """Polls screendumps until one differs from `before` (> 3 % of the sampled pixels);
     (seconds, fraction), or a Failure after `timeout` s."""
@@ -524,8 +537,7 @@ def first_changed_frame(name, before, timeout):
 def kiosk_tilt_moves_cards():
     needs("kiosk")
     hub_accel(*gravity_raw(0, 0))
-    time.sleep(2)                      # settle on level (the page eases to rest)
-    before = vm.screendump("kiosk-before-tilt")[2]
+    before = still_frame("kiosk-before-tilt", 30)   # level, and the page eased to rest
     pos0 = carousel_state().get("position")
     # Sensor to pixel: the uhid write (its ssh command's return, so the figure includes
     # up to one ssh round trip) to the first screendump that differs.
