@@ -137,7 +137,7 @@ class Kiosk:
                "CAROUSELD_KIOSK_WAIT": "10",
                # The test's only additions to the kiosk's own flags: a DevTools port on loopback to
                # read the DOM and tap, and no GPU process (there is no GPU).
-               "CAROUSELD_KIOSK_FLAGS": f"--remote-debugging-address=127.0.0.1 --remote-debugging-port={self.devtools} --disable-gpu"}
+               "CAROUSELD_KIOSK_FLAGS": f"--remote-debugging-address=127.0.0.1 --remote-debugging-port={self.devtools}"}
         # Touch: the script asks for the touchscreens' turn in its runtime folder and waits for
         # the answer; a thread here answers as carouseld-kiosk-touch.path would (no systemd and
         # no touchscreen here: tests/kernel's kiosk_touch_* run the real helper on udev).
@@ -542,6 +542,30 @@ def test_print_shows_lines_a_shell_takes_back_word_for_word():
     assert default.endswith(" --password-store=basic http://127.0.0.1:8780/?status=off "), default
 
 
+def test_chromium_composites_in_software_when_cage_draws_with_pixman():
+    """cage on pixman offers no linux-dmabuf: Chromium gets --disable-gpu (before the owner's
+    flags, which may say otherwise), else its GPU process fails again and again and the page
+    is never painted (the system suite's virtio-gpu guest: a white screen for 5 minutes).
+    With the GPU renderer, Chromium keeps its GPU."""
+    kiosk = os.path.join(ROOT, "scripts", "carouseld-kiosk")
+
+    def browser_words(**env):
+        out = subprocess.run([kiosk, "--flags", "--enable-gpu-rasterization", "--print"], capture_output=True, text=True,
+                             timeout=30, env={"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent", **env})
+        assert out.returncode == 0, out.stderr
+        return out.stdout.splitlines()[1].split()
+    pixman = browser_words(WLR_RENDERER="pixman")
+    assert pixman[-4:] == ["--password-store=basic", "--disable-gpu", "--enable-gpu-rasterization",
+                           "http://127.0.0.1:8780/?status=off"], pixman
+    for env in ({"WLR_RENDERER": "gles2"}, {}):
+        words = browser_words(**env)
+        assert "--disable-gpu" not in words and words[-3:] == [
+            "--password-store=basic", "--enable-gpu-rasterization", "http://127.0.0.1:8780/?status=off"], (env, words)
+    cog = subprocess.run([kiosk, "--browser", "cog", "--print"], capture_output=True, text=True, timeout=30,
+                         env={"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent", "WLR_RENDERER": "pixman"})
+    assert cog.stdout.splitlines()[1].split() == ["cog", "--platform=wl", "http://127.0.0.1:8780/?status=off"], cog.stdout
+
+
 def test_a_bad_setting_names_where_the_owner_wrote_it():
     """The unit passes the environment file's settings as variables: a bad one names the variable
     and the file (the owner never typed --rotate), a bad option the option; both exit 64, which
@@ -647,3 +671,73 @@ def test_a_cage_that_cannot_start_ends_the_kiosk_with_its_status(tmp_path):
     # The script's own line after cage's: the status and how long cage ran, for the journal.
     assert re.search(r"carouseld-kiosk: cage exited with status 1 after \d+ s \(its reason is in the lines above", p.stderr), p.stderr[-600:]
     assert time.monotonic() - started < 30
+
+
+def _in_compositor(tmp_path, browser_body, load_timeout):
+    """carouseld-kiosk --in-compositor (what cage runs) with a stand-in `chromium` on PATH, on a
+    page served on a loopback port; (process, port, file the stand-in writes its PID to)."""
+    import http.server
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    pid_file = tmp_path / "browser.pid"
+    (bin_dir / "chromium").write_text(f"#!/bin/sh\necho $$ > {pid_file}\n{browser_body}\n")
+    (bin_dir / "chromium").chmod(0o755)
+    kiosk = os.path.join(ROOT, "scripts", "carouseld-kiosk")
+    proc = subprocess.Popen([kiosk, "--in-compositor", "--url", f"http://127.0.0.1:{port}/", "--wait", "5",
+                             "--load-timeout", str(load_timeout), "--profile", str(tmp_path / "profile")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={"PATH": f"{bin_dir}:{os.environ.get('PATH', '')}", "HOME": str(tmp_path)})
+    proc.server = server
+    return proc, port, pid_file
+
+
+def _gone(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+
+
+def test_a_browser_that_never_loads_the_page_is_ended_after_the_load_timeout(tmp_path):
+    """A first boot's Chromium whose network service crashed as the first navigation began held
+    no connection to the page and showed white for good; with --load-timeout the browser is
+    ended (status 75, a line naming the page and port) so that cage exits and the unit starts
+    both again."""
+    proc, port, pid_file = _in_compositor(tmp_path, "exec sleep 300", 2)
+    try:
+        t = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t
+    finally:
+        proc.kill()
+        proc.server.shutdown()
+    assert proc.returncode == 75, (proc.returncode, err)
+    assert f"the page http://127.0.0.1:{port}/ was not loaded 2 s after the browser started (no connection to port {port})" in err, err
+    assert 2 <= took < 10, took
+    pid = int(pid_file.read_text())
+    wait_for(lambda: _gone(pid), 5, "the stand-in browser to end with the kiosk script")
+
+
+def test_a_browser_holding_the_page_is_left_running_and_stops_on_sigterm(tmp_path):
+    """The page keeps a WebSocket to its port: a browser holding a connection there is left
+    alone past --load-timeout, and SIGTERM ends it and the script (143)."""
+    body = ('exec python3 -c "import socket, sys, time; s = socket.create_connection((\'127.0.0.1\', '
+            'int(sys.argv[-1].split(\':\')[2].strip(\'/\')))); time.sleep(300)" "$@"')
+    proc, port, pid_file = _in_compositor(tmp_path, body, 1)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=3)            # three times the load timeout: still running
+        wait_for(lambda: pid_file.exists(), 5, "the stand-in browser to start")
+        pid = int(pid_file.read_text())
+        assert not _gone(pid)
+        proc.terminate()
+        proc.wait(timeout=10)
+    finally:
+        proc.kill()
+        proc.server.shutdown()
+    assert proc.returncode == 143, (proc.returncode, proc.stderr.read())
+    wait_for(lambda: _gone(pid), 5, "the browser to end with the kiosk script's SIGTERM")
