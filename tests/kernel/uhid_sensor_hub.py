@@ -118,7 +118,7 @@ class Sensor:
         self.reporting_state, self.power_state = 1, 1   # no events, undefined
         self.interval_ms, self.sensitivity = interval_ms, 0
         self.values = (0, 0, 0)
-        self.sequence, self.sequence_index = None, 0
+        self.sequence, self.sequence_index, self.repeat = None, 0, True
         self.next_due = None
         self.sent = 0
         self.last_sent = None
@@ -201,9 +201,12 @@ class SensorHub:
         with self.lock:
             sensor.values, sensor.sequence = tuple(values), None
 
-    def set_sequence(self, sensor, sequence):
+    def set_sequence(self, sensor, sequence, repeat=True):
+        """Values for the next periodic reports, one each: cycled (`repeat`), or the last one
+        held once the sequence has been sent (a motion that ends)."""
         with self.lock:
             sensor.sequence, sensor.sequence_index = [tuple(v) for v in sequence], 0
+            sensor.repeat = repeat
 
     def send(self, sensor, values):
         with self.lock:
@@ -277,7 +280,8 @@ class SensorHub:
                     if self.paused or s.next_due is None or now < s.next_due:
                         continue
                     if s.sequence:
-                        s.values = s.sequence[s.sequence_index % len(s.sequence)]
+                        i = s.sequence_index % len(s.sequence) if s.repeat else min(s.sequence_index, len(s.sequence) - 1)
+                        s.values = s.sequence[i]
                         s.sequence_index += 1
                     if s.values != s.last_sent:
                         s.changes.append((time.monotonic_ns(), s.values))

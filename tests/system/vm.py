@@ -228,13 +228,15 @@ class VM:
             raise BootError("the guest did not power off within %d s; console: %s" % (timeout, self.tail("console.log")))
         self.qmp.close()
 
-    def screendump(self, name):
-        """Saves the display as OUT/NAME.png; returns (width, height, RGB bytes)."""
+    def screendump(self, name, save=True):
+        """The display: (width, height, RGB bytes), saved as OUT/NAME.png unless save is False
+        (a PNG costs about as long as the screendump itself: polling loops save the last)."""
         ppm = os.path.join(self.out, name + ".ppm")
         self.qmp.command("screendump", filename=ppm)
         w, h, rgb = read_ppm(ppm)
         os.unlink(ppm)
-        write_png(os.path.join(self.out, name + ".png"), w, h, rgb)
+        if save:
+            write_png(os.path.join(self.out, name + ".png"), w, h, rgb)
         return w, h, rgb
 
     def stop(self):
