@@ -388,7 +388,8 @@ def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_g
         assert member == {"video", "render"}, member
     for line in ("User=carouseld-kiosk", "PAMName=carouseld-kiosk", "TTYPath=/dev/tty7", "StandardInput=tty-fail",
                  "Conflicts=getty@tty7.service", "Restart=always", "StateDirectory=carouseld-kiosk",
-                 "Wants=carouseld-kiosk-touch.path", "RuntimeDirectory=carouseld-kiosk", "RuntimeDirectoryPreserve=yes"):
+                 "Wants=carouseld-kiosk-touch.path", "RuntimeDirectory=carouseld-kiosk", "RuntimeDirectoryPreserve=yes",
+                 "KillMode=mixed"):
         assert line in text.splitlines(), line
     # The kiosk writes the request where the path unit watches; root's helper runs once per
     # request (no [Install]: the kiosk's Wants= starts the path unit) and reads the turn from
@@ -478,10 +479,13 @@ def test_rotate_auto_turns_the_output_when_the_device_turns(kiosk, workdir):
     starts = re.findall(r"starting cage turned (\d+)°", open(k.log_path).read())
     assert k.touch_requests == starts and starts[-2:] == ["180", "90"], (k.touch_requests, starts)
     assert "touch may not match" not in open(k.log_path).read()
-    # SIGTERM to the script alone (as systemd's stop sends it to the main process first): it
-    # stops cage and its orientation watcher (and that its carouselctl) and exits with 143.
+    # SIGTERM to the script alone (as systemd's stop sends it with KillMode=mixed): it ends
+    # the browser, so that cage exits by itself (every restart for a turn above did the same:
+    # no cage aborted), and its orientation watcher (and that its carouselctl), then ends by
+    # the SIGTERM.
     os.kill(k.process.pid, 15)
-    assert k.process.wait(15) == 143, open(k.log_path).read()[-2000:]
+    assert k.process.wait(15) == -15, open(k.log_path).read()[-2000:]
+    assert "wl_display_terminate" not in open(k.log_path).read(), open(k.log_path).read()[-2000:]
     assert_nothing_left(k.process.pid, "after SIGTERM to carouseld-kiosk --rotate auto")
 
 
@@ -501,6 +505,7 @@ def test_rotate_auto_exits_with_cage_and_leaves_nothing_behind(workdir, installe
     os.mkdir(runtime, 0o700)
     if os.getuid() == 0:
         os.chown(runtime, NOBODY, NOBODY)
+        os.chown(tmp_path, NOBODY, NOBODY)
     env = {"PATH": f"{bin_dir}:{os.environ.get('PATH', '')}", "HOME": d, "XDG_RUNTIME_DIR": runtime,
            "WLR_BACKENDS": "no-such-backend", "CAROUSELD_KIOSK_SOCKET": daemon.socket, "CAROUSELD_KIOSK_TOUCH": "off",
            "CAROUSELD_KIOSK_URL": "http://127.0.0.1:9/", "CAROUSELD_KIOSK_WAIT": "0"}
@@ -742,3 +747,81 @@ def test_a_browser_holding_the_page_is_left_running_and_stops_on_sigterm(tmp_pat
         proc.server.shutdown()
     assert proc.returncode == 143, (proc.returncode, proc.stderr.read())
     wait_for(lambda: _gone(pid), 5, "the browser to end with the kiosk script's SIGTERM")
+
+
+def stop_kiosk_with_stand_in_browser(browser_body):
+    """carouseld-kiosk (the checkout's script, --rotate 0 as installed) in cage on the headless
+    backend, with a stand-in `chromium` (shell, `browser_body`) first in PATH; once cage has
+    started it, SIGTERM to the script alone, as carouseld-kiosk.service's KillMode=mixed stops
+    it. (returncode, seconds from the SIGTERM to its end, its output, what was left in its
+    session)."""
+    import pathlib
+    # Not pytest's tmp_path: its parent is root's alone, and the kiosk runs as nobody.
+    tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="carouseld-kiosk-stop-"))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "chromium").write_text("#!/bin/sh\n" + browser_body + "\n")
+    (bin_dir / "chromium").chmod(0o755)
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    for p in (tmp_path, bin_dir):
+        p.chmod(0o755)
+    if os.getuid() == 0:
+        os.chown(runtime, NOBODY, NOBODY)
+        os.chown(tmp_path, NOBODY, NOBODY)
+    env = {"PATH": f"{bin_dir}:{os.environ.get('PATH', '/usr/bin:/bin')}", "HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(runtime),
+           "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_HEADLESS_OUTPUTS": "1",
+           "CAROUSELD_KIOSK_TOUCH": "off", "CAROUSELD_KIOSK_WAIT": "0", "CAROUSELD_KIOSK_PROFILE": str(tmp_path / "profile")}
+    log = tmp_path / "kiosk.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(as_kiosk_user([os.path.join(ROOT, "scripts", "carouseld-kiosk")]), env=env,
+                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        try:
+            wait_for(lambda: any(p.endswith(" sleep") for p in session_processes(process.pid)), 20,
+                     "cage to start the stand-in browser", interval=0.05)
+        except AssertionError as e:
+            raise AssertionError(f"{e}: {log.read_text()[-1500:]}") from None
+        started = time.monotonic()
+        os.kill(process.pid, 15)
+        try:
+            status = process.wait(20)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"carouseld-kiosk still runs 20 s after SIGTERM: {log.read_text()[-1500:]}")
+        took = time.monotonic() - started
+        # cage's children go after it (a killed cage leaves them to init at once).
+        left = []
+        try:
+            wait_for(lambda: not left.__setitem__(slice(None), session_processes(process.pid)) and not left, 2,
+                     "the kiosk's session to empty", interval=0.05)
+        except AssertionError:
+            pass
+        return status, took, log.read_text(), left
+    finally:
+        try:
+            os.killpg(process.pid, 9)
+        except ProcessLookupError:
+            pass
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_a_stop_ends_the_browser_so_that_cage_exits_cleanly():
+    """Debian 12's cage 0.1.4 aborts on SIGTERM (an assertion in libwayland's
+    wl_display_terminate, status 134) and leaves its client running, so a stop that signals cage
+    leaves carouseld-kiosk.service "failed". The script, told to stop, ends the browser; cage
+    exits by itself, and the script ends by the SIGTERM (a clean stop to systemd), at once."""
+    status, took, log, left = stop_kiosk_with_stand_in_browser("exec sleep 300")
+    assert "Assertion" not in log and "wl_display_terminate" not in log, log[-1500:]
+    assert status == -15, (status, log[-1500:])
+    assert left == [], (left, log[-1500:])
+    assert took < 3, (took, log[-1500:])
+
+
+def test_a_browser_that_ignores_sigterm_is_killed_after_5_s():
+    """The bound on a stop: a browser that does not end on SIGTERM (here one that ignores it) is
+    killed with cage after 5 s, the log says so, and nothing of the kiosk is left."""
+    status, took, log, left = stop_kiosk_with_stand_in_browser("trap '' TERM\nexec sleep 300")
+    assert "cage did not exit within 5 s of its browser's SIGTERM; killing it" in log, log[-1500:]
+    assert status == -15, (status, log[-1500:])
+    assert left == [], (left, log[-1500:])
+    assert 4.5 < took < 8, (took, log[-1500:])
