@@ -377,6 +377,33 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("<") }, "\(lines)")
     }
 
+    /// After a resume the reader, frozen while devices suspended and resumed, finds its buffer
+    /// silent for far more than 5 periods: stale, re-enabled. A HID sensor powers up again only
+    /// after the thaw, so the re-enabled buffer gets the first-sample allowance (1 s) before it
+    /// is given up for polling, not another 5 periods: with those, carouseld fell back to polled
+    /// mode on every resume (the system suite's suspend_and_resume).
+    @Test func aReenabledBufferThatDeliversWithinASecondStaysBuffered() throws {
+        let bed = try Mock.testbed("hid-sensor-hub")
+        func scan(_ x: Int64, _ ts: Int64) -> [UInt8] {
+            Scan.le16in32(x) + Scan.le16in32(0) + Scan.le16in32(0) + [0, 0, 0, 0] + Scan.le(ts, bytes: 8)
+        }
+        // 50 Hz: 5 periods are 100 ms.
+        let p = try Mock.record(["--rate", "50"], bed, ready: "in buffered mode")
+        try bed.stream(scan(100, 1_000_000_000), to: "/dev/iio:device0")
+        let first = try Mock.nextRow(p)
+        try p.waitForStandardError(containing: "stale; re-enabling the buffer", timeoutSeconds: 20)
+        // The re-enabled buffer delivers 300 ms later: three windows of 5 periods, within 1 s.
+        usleep(300_000)
+        try bed.stream(scan(200, 2_000_000_000), to: "/dev/iio:device0")
+        // The scan's own timestamp: read from the buffer, not from sysfs by polling.
+        let line = try p.waitForLine(timeoutSeconds: 10) { $0.hasPrefix("2000000000,") }
+        let row = try #require(Mock.row(line))
+        #expect(row.0 == 2_000_000_000 && row.1 != first.1, "\(line)")
+        let result = try Mock.stop(p)
+        #expect(result.status == 0)
+        #expect(!result.standardError.contains("falling back to polled mode"), "\(result.standardError)")
+    }
+
     @Test func hotplugRemoveAndReaddWhileStreaming() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
         let accelPath = Mock.hidAccelPath

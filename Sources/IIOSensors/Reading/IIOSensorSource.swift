@@ -384,6 +384,7 @@ public final class IIOSensorSource: SensorSource {
             do {
                 accelReader = try reopen(reader, as: .buffered)
                 if let g = gyroReader { gyroReader = try reopen(g, as: .buffered) }
+                silence.allow(nanoseconds: FirstSampleWait.nanoseconds(periodNanoseconds: reader.device.periodNanoseconds), now: now)
             } catch {
                 log(.warning, "\(who): re-enabling the buffer failed: \(error)")
             }

@@ -42,6 +42,13 @@ struct SilenceWatch: Equatable {
         self = SilenceWatch(periodNanoseconds: periodNanoseconds, now: now)
     }
 
+    /// The next step waits at least `nanoseconds` from `now` (a re-enabled buffer's start-up
+    /// allowance, `FirstSampleWait`), or the current window's end if that is later.
+    mutating func allow(nanoseconds: Int64, now: Int64) {
+        let end = now.addingReportingOverflow(nanoseconds)
+        deadline = max(deadline, end.overflow ? .max : end.partialValue)
+    }
+
     /// The silence at `now`: the number of the window that has just ended (1 = stale) and the
     /// milliseconds since the last sample, or nil when no window ended since the last call.
     /// The next window is measured from `now`, so each step gets its full 5 periods, and
@@ -75,6 +82,10 @@ enum SilenceStep: Equatable {
 /// How long a freshly enabled buffer may take to deliver its first scan before it is taken for
 /// one that never fills (docs/SENSORS.md "Modes and fallbacks"): 1 s, or 5 expected periods
 /// when those are longer. A device that powers up (a HID sensor hub) delivers well within it.
+/// A buffer re-enabled after a silence gets the same allowance before it is given up for
+/// polling: after a resume the silence is the time devices took to suspend and resume (the
+/// daemon was frozen meanwhile), and a HID sensor powers up again from a work queue after the
+/// thaw, so 5 periods (50 ms at 100 Hz) would give a working buffer up every time.
 enum FirstSampleWait {
     static let minimumNanoseconds: Int64 = 1_000_000_000
 
