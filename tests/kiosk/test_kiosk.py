@@ -406,7 +406,8 @@ def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_g
     names = set(re.findall(r"(?m)^#(CAROUSELD_KIOSK_[A-Z_]+)=", env))
     script = open(os.path.join(ROOT, "scripts", "carouseld-kiosk")).read()
     assert names == {"CAROUSELD_KIOSK_URL", "CAROUSELD_KIOSK_BROWSER", "CAROUSELD_KIOSK_ROTATE", "CAROUSELD_KIOSK_FLAGS",
-                     "CAROUSELD_KIOSK_WAIT", "CAROUSELD_KIOSK_SOCKET", "CAROUSELD_KIOSK_TOUCH_MATRIX"}
+                     "CAROUSELD_KIOSK_WAIT", "CAROUSELD_KIOSK_SOCKET", "CAROUSELD_KIOSK_TOUCH_MATRIX",
+                     "CAROUSELD_KIOSK_LOAD_TIMEOUT"}
     helper = open(os.path.join(ROOT, "scripts", "carouseld-kiosk-touch")).read()
     assert all(f"${{{n}:-" in (helper if n == "CAROUSELD_KIOSK_TOUCH_MATRIX" else script) for n in names)
 
@@ -483,8 +484,10 @@ def test_rotate_auto_turns_the_output_when_the_device_turns(kiosk, workdir):
     # the browser, so that cage exits by itself (every restart for a turn above did the same:
     # no cage aborted), and its orientation watcher (and that its carouselctl), then ends by
     # the SIGTERM.
+    assert k.process.poll() is None, (k.process.returncode, "the kiosk had ended before the SIGTERM", open(k.log_path).read()[-2000:])
     os.kill(k.process.pid, 15)
-    assert k.process.wait(15) == -15, open(k.log_path).read()[-2000:]
+    # (143, when bash acts on its own SIGTERM only after the trap: the unit's SuccessExitStatus.)
+    assert k.process.wait(15) in (-15, 143), open(k.log_path).read()[-2000:]
     assert "wl_display_terminate" not in open(k.log_path).read(), open(k.log_path).read()[-2000:]
     assert_nothing_left(k.process.pid, "after SIGTERM to carouseld-kiosk --rotate auto")
 
@@ -505,7 +508,6 @@ def test_rotate_auto_exits_with_cage_and_leaves_nothing_behind(workdir, installe
     os.mkdir(runtime, 0o700)
     if os.getuid() == 0:
         os.chown(runtime, NOBODY, NOBODY)
-        os.chown(tmp_path, NOBODY, NOBODY)
     env = {"PATH": f"{bin_dir}:{os.environ.get('PATH', '')}", "HOME": d, "XDG_RUNTIME_DIR": runtime,
            "WLR_BACKENDS": "no-such-backend", "CAROUSELD_KIOSK_SOCKET": daemon.socket, "CAROUSELD_KIOSK_TOUCH": "off",
            "CAROUSELD_KIOSK_URL": "http://127.0.0.1:9/", "CAROUSELD_KIOSK_WAIT": "0"}
@@ -812,7 +814,7 @@ def test_a_stop_ends_the_browser_so_that_cage_exits_cleanly():
     exits by itself, and the script ends by the SIGTERM (a clean stop to systemd), at once."""
     status, took, log, left = stop_kiosk_with_stand_in_browser("exec sleep 300")
     assert "Assertion" not in log and "wl_display_terminate" not in log, log[-1500:]
-    assert status == -15, (status, log[-1500:])
+    assert status in (-15, 143), (status, log[-1500:])
     assert left == [], (left, log[-1500:])
     assert took < 3, (took, log[-1500:])
 
@@ -826,6 +828,6 @@ def test_a_browser_that_ignores_sigterm_is_killed_after_5_s():
     # and all below it after 7 s.
     assert "the browser did not exit within 5 s of SIGTERM; killing it" in log, log[-1500:]
     assert "Assertion" not in log, log[-1500:]
-    assert status == -15, (status, log[-1500:])
+    assert status in (-15, 143), (status, log[-1500:])
     assert left == [], (left, log[-1500:])
     assert 4.5 < took < 8, (took, log[-1500:])
