@@ -474,7 +474,14 @@ final class DaemonRuntime {
         } catch {
             sensorLog(.warning, "sensor \(source.name): \(error.description)")
         }
-        if !sampleBuffer.isEmpty { core.samplesArrived(sampleBuffer, now: now) }
+        // A sensor that delivers again (after a silence: a resume, a wedged buffer re-enabled) is
+        // reported `ok` before the samples move the tilt, so that watchers get SENSOR ok and then
+        // STATEs whose new tilt says `sensor: ok`, never a new tilt beside `stale`. Any other
+        // change (stale, error, a device gone) is reported after the samples that came before it.
+        if !sampleBuffer.isEmpty {
+            if source.status != core.sensorStatus, source.status == .ok || source.status == .replay { reportSensor(now: now) }
+            core.samplesArrived(sampleBuffer, now: now)
+        }
         syncSensorDescriptor()
         reportSensor(now: now)
     }
