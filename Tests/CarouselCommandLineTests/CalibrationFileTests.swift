@@ -112,6 +112,12 @@ import MotionFusion
         var pathless = Self.sample
         pathless.sensorPath = ""
         #expect(pathless.belongs(toSensor: "bmi160", path: "/sys/bus/iio/devices/iio:device7"))
+        // The same hub after a reboot: another HID instance and IIO number (StableSensorPath).
+        var hub = Self.sample
+        hub.sensorName = "accel_3d"
+        hub.sensorPath = "/sys/devices/virtual/misc/uhid/0006:1209:0001.0002/HID-SENSOR-200073.2.auto/iio:device0"
+        #expect(hub.belongs(toSensor: "accel_3d",
+                            path: "/sys/devices/virtual/misc/uhid/0006:1209:0001.0001/HID-SENSOR-200073.2.auto/iio:device1"))
     }
 
     @Test func iso8601() {

@@ -14,6 +14,10 @@ class BootError(Exception):
     pass
 
 
+class SelfWakeup(BootError):
+    """The guest left S3 by itself (a wakeup source of its own), not by QMP system_wakeup."""
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -21,9 +25,11 @@ def free_port():
 
 
 class QMP:
-    """QEMU's machine protocol on a Unix socket: one command at a time, events skipped."""
+    """QEMU's machine protocol on a Unix socket: one command at a time; events are kept in
+    `events` as (time.monotonic() when read, name), read while waiting for replies."""
 
     def __init__(self, path, timeout=60):
+        self.events = []
         self.sock = socket.socket(socket.AF_UNIX)
         self.sock.settimeout(timeout)
         self.sock.connect(path)
@@ -39,6 +45,7 @@ class QMP:
             msg = json.loads(line)
             if "event" not in msg:
                 return msg
+            self.events.append((time.monotonic(), msg["event"]))
 
     def command(self, name, **args):
         self.file.write(json.dumps({"execute": name, "arguments": args}).encode() + b"\n")
@@ -130,7 +137,11 @@ class VM:
                "-device", "virtio-net-pci,netdev=n0",
                "-device", "virtio-rng-pci",
                "-serial", "file:%s" % self.console,
-               "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path]
+               "-qmp", "unix:%s,server=on,wait=off" % self.qmp_path,
+               # ACPI S3 (suspend to RAM), which q35's ICH9 hides by default: the guest's
+               # /sys/power/mem_sleep then offers "deep", and `systemctl suspend` really
+               # suspends (QMP query-status "suspended" until system_wakeup).
+               "-global", "ICH9-LPC.disable_s3=0"]
         self.started = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=open(os.path.join(self.out, "qemu.log"), "ab"),
                                      stderr=subprocess.STDOUT)
@@ -150,13 +161,15 @@ class VM:
         except OSError as e:
             return str(e)
 
-    def ssh_cmd(self, command):
+    def ssh_cmd(self, command, shared=True):
+        # One connection for all commands: a key exchange costs seconds in a TCG guest. Not
+        # shared (its own connection, closed with the command): what starts a suspend.
+        share = (["-o", "ControlMaster=auto", "-o", "ControlPath=%s" % self.control, "-o", "ControlPersist=600"]
+                 if shared else ["-o", "ControlMaster=no", "-o", "ControlPath=none"])
         return ["ssh", "-i", self.key, "-p", str(self.port), "-o", "StrictHostKeyChecking=no",
                 "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
                 "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=6",
-                # One connection for all commands: a key exchange costs seconds in a TCG guest.
-                "-o", "ControlMaster=auto", "-o", "ControlPath=%s" % self.control, "-o", "ControlPersist=600",
-                "root@127.0.0.1", command]
+                *share, "root@127.0.0.1", command]
 
     def drop_connection(self):
         """Ends the shared ssh connection (before a reboot or suspend: it would hang)."""
@@ -227,6 +240,44 @@ class VM:
         except subprocess.TimeoutExpired:
             raise BootError("the guest did not power off within %d s; console: %s" % (timeout, self.tail("console.log")))
         self.qmp.close()
+
+    def suspend(self, timeout):
+        """`systemctl suspend` in the guest (which returns once the job is queued), over a
+        connection of its own after the shared one is dropped (it would hang across the sleep);
+        waits until QMP query-status says "suspended" (the guest reached ACPI S3). Seconds
+        from the command to that."""
+        self.drop_connection()
+        t = time.monotonic()
+        seen = len(self.qmp.events)
+        p = subprocess.run(self.ssh_cmd("systemctl suspend", shared=False), capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise BootError("`systemctl suspend` exited %d: %s" % (p.returncode, (p.stderr + p.stdout).strip()[-400:]))
+        deadline = t + timeout
+        status = None
+        while time.monotonic() < deadline:
+            status = self.qmp.command("query-status").get("status")
+            if status == "suspended":
+                return time.monotonic() - t
+            names = [e for _, e in self.qmp.events[seen:]]
+            # Entered S3 and left it again before this poll saw it, without system_wakeup.
+            if "SUSPEND" in names and "WAKEUP" in names[names.index("SUSPEND"):]:
+                raise SelfWakeup("the guest entered S3 (QMP SUSPEND) and woke by itself (WAKEUP) %.1f s after "
+                                 "`systemctl suspend`, without system_wakeup" % (time.monotonic() - t))
+            time.sleep(0.2)
+        raise BootError("the guest was not suspended within %d s of `systemctl suspend` (QMP status %r, events since %s, "
+                        "all events %s); console: %s" % (timeout, status, [e for _, e in self.qmp.events[seen:]],
+                                                         [(round(t - self.started, 1), e) for t, e in self.qmp.events],
+                                                         self.tail("console.log", 800)))
+
+    def wakeup(self):
+        """QMP system_wakeup (the guest leaves S3), after which query-status says "running";
+        the host's time.monotonic() when system_wakeup returned."""
+        self.qmp.command("system_wakeup")
+        woke = time.monotonic()
+        status = self.qmp.command("query-status").get("status")
+        if status != "running":
+            raise BootError("QMP query-status %r after system_wakeup" % status)
+        return woke
 
     def screendump(self, name, save=True):
         """The display: (width, height, RGB bytes), saved as OUT/NAME.png unless save is False

@@ -62,9 +62,11 @@ public struct CalibrationFile: Equatable, Sendable {
     }
 
     /// Whether this calibration was made for the sensor `name` at `path` (docs/CLI.md "calibrate": the daemon
-    /// ignores a calibration made for another sensor). An empty stored path matches any path.
+    /// ignores a calibration made for another sensor). Paths are compared by their stable parts
+    /// (`StableSensorPath`: not the `iio:deviceN`, HID instance and `.N.auto` numbers, which follow the order
+    /// devices appear in); an empty stored path matches any path.
     public func belongs(toSensor name: String, path: String) -> Bool {
-        sensorName == name && (sensorPath.isEmpty || path.isEmpty || sensorPath == path)
+        sensorName == name && (sensorPath.isEmpty || path.isEmpty || StableSensorPath.same(sensorPath, path))
     }
 
     // MARK: Serialising
