@@ -461,6 +461,23 @@ import Testing
         #expect(try Mock.stop(p).status == 0)
     }
 
+    /// A sensor hub's devices appear in sysfs together and come through udev one event at a
+    /// time. The gyroscope's event must not open the accelerometer, whose udev rules may not
+    /// have run (the system suite saw it read polled for good: "no permission to open
+    /// /dev/iio:device1 (errno 13)"); the accelerometer's own event opens both, buffered.
+    @Test func hubsSecondDeviceWaitsForItsOwnEvent() throws {
+        let bed = try Mock.testbed(nil)
+        let p = try Mock.record(["--rate", "1", "--hotplug"], bed, ready: "waiting for a sensor")
+        try bed.add(file: TestPaths.fixture("umockdev/hid-sensor-hub.umockdev"))
+        bed.uevent("add", device: Mock.hidGyroPath)
+        try p.waitForStandardError(containing: "waiting for the udev event of accel_3d (iio:device0)", timeoutSeconds: 20)
+        let waiting = p.standardErrorSoFar
+        #expect(!waiting.contains("reading accel_3d"), "\(waiting)")
+        bed.uevent("add", device: Mock.hidAccelPath)
+        try p.waitForStandardError(containing: "reading accel_3d (iio:device0) + gyro_3d (iio:device1) in buffered mode", timeoutSeconds: 20)
+        #expect(try Mock.stop(p).status == 0)
+    }
+
     @Test func removalEndsRecordingCleanlyWithoutHotplug() throws {
         let bed = try Mock.testbed("hid-sensor-hub")
         let accelPath = Mock.hidAccelPath

@@ -56,6 +56,15 @@ public final class IIOSensorSource: SensorSource {
     /// Devices whose `remove` uevent arrived (their sysfs tree may linger a moment); ignored by
     /// discovery until an `add` for them.
     private var removedPaths: Set<String> = []
+    /// With hotplug watched, the devices selection may use: those present at the first listing
+    /// after `start()`, and each whose own `add` or `change` uevent has arrived since. A device
+    /// that turns up in a listing made for another device's event (a sensor hub's second
+    /// device, its event still to come) is left until its own event: udev sends that after its
+    /// rules ran, the node's group and mode and the `RUN+=` that gives the buffer's attributes
+    /// to group carouseld (60-carouseld.rules); read before, its node and attributes can still
+    /// be root's, and it would be read polled for good. nil before the first listing and when
+    /// hotplug is not watched.
+    private var announced: Set<String>?
 
     /// - Parameters:
     ///   - log: receives each event with its level (`.warning`, "accel_3d (iio:device0): …").
@@ -109,6 +118,7 @@ public final class IIOSensorSource: SensorSource {
     public func stop() {
         closeReaders()
         monitor = nil
+        announced = nil
         if watchdogFD >= 0 { close(watchdogFD); watchdogFD = -1 }
         descriptors = nil
     }
@@ -163,6 +173,7 @@ public final class IIOSensorSource: SensorSource {
     private func open() throws(SensorError) {
         closeReaders()
         let inventory = try SensorDiscovery.inventory(uri: configuration.uri)
+        if monitor != nil, announced == nil { announced = Set(inventory.sensors.map(\.path)) }
         let selection: SensorSelection
         do {
             selection = try choose(from: inventory)
@@ -170,15 +181,27 @@ public final class IIOSensorSource: SensorSource {
             self.selection = nil
             selectionFailure = "\(error)"
             setStatus(.absent, "\(error); waiting for a sensor")
-            log(.warning, "\(error); waiting for a sensor to be plugged in")
+            let awaited = inventory.sensors.filter { isAwaited($0) }
+            if awaited.isEmpty {
+                log(.warning, "\(error); waiting for a sensor to be plugged in")
+            } else {
+                // The rest of a hub still arriving: its own event opens it, nothing is wrong.
+                log(.info, "\(error); waiting for the udev event of \(awaited.map(\.who).joined(separator: ", "))")
+            }
             return
         }
         try open(selection, in: inventory)
     }
 
+    /// Whether `sensor` is listed but its own udev event has not come yet (`announced`).
+    private func isAwaited(_ sensor: SensorInfo) -> Bool {
+        guard let announced else { return false }
+        return !announced.contains(sensor.path)
+    }
+
     /// The selection rule applied to the sensors of `inventory` that are still present.
     private func choose(from inventory: SensorInventory) throws(SensorError) -> SensorSelection {
-        let present = inventory.sensors.filter { !removedPaths.contains($0.path) }
+        let present = inventory.sensors.filter { !removedPaths.contains($0.path) && !isAwaited($0) }
         return try SensorSelection.choose(from: present, selector: configuration.device)
     }
 
@@ -281,6 +304,7 @@ public final class IIOSensorSource: SensorSource {
         switch event.action {
         case .remove:
             removedPaths.insert(event.syspath)
+            announced?.remove(event.syspath)
             guard let s = selection else {
                 // Nothing read: a device that went may have been what kept another from being
                 // chosen (a display accelerometer whose remove came before its gyroscope's, the
