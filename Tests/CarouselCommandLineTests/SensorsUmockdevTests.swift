@@ -383,17 +383,39 @@ import Testing
     /// is given up for polling, not another 5 periods: with those, carouseld fell back to polled
     /// mode on every resume (the system suite's suspend_and_resume).
     @Test func aReenabledBufferThatDeliversWithinASecondStaysBuffered() throws {
+        // 50 Hz: 5 periods are 100 ms. The re-enabled buffer delivers 300 ms later: three
+        // windows of 5 periods, within 1 s.
+        try reenabledBufferStaysBuffered(frozenMicroseconds: 0, deliversAfterMicroseconds: 300_000)
+    }
+
+    /// The daemon frozen for 2.5 s (SIGSTOP, as user space is while devices suspend) finds its
+    /// buffer silent far past the watchdog's window: a system sleep. The re-enabled buffer then
+    /// gets 5 s, not 1 s, to deliver (a HID sensor hub powers up after the thaw; the system
+    /// suite's uhid hub took over 1 s, and carouseld fell back to polled mode for good).
+    @Test func aBufferReenabledAfterASleepGetsFiveSeconds() throws {
+        // 1.5 s after the re-enable: past the 1 s a buffer gets after a short silence.
+        try reenabledBufferStaysBuffered(frozenMicroseconds: 2_500_000, deliversAfterMicroseconds: 1_500_000)
+    }
+
+    /// A 50 Hz recording of the HID hub's accelerometer: one scan, then silence (the recorder
+    /// stopped with SIGSTOP for `frozenMicroseconds` when not 0), the buffer re-enabled, and a
+    /// scan `deliversAfterMicroseconds` later, which must be read from the buffer (its own
+    /// timestamp) with no fallback to polling.
+    private func reenabledBufferStaysBuffered(frozenMicroseconds: UInt32, deliversAfterMicroseconds: UInt32) throws {
         let bed = try Mock.testbed("hid-sensor-hub")
         func scan(_ x: Int64, _ ts: Int64) -> [UInt8] {
             Scan.le16in32(x) + Scan.le16in32(0) + Scan.le16in32(0) + [0, 0, 0, 0] + Scan.le(ts, bytes: 8)
         }
-        // 50 Hz: 5 periods are 100 ms.
         let p = try Mock.record(["--rate", "50"], bed, ready: "in buffered mode")
         try bed.stream(scan(100, 1_000_000_000), to: "/dev/iio:device0")
         let first = try Mock.nextRow(p)
+        if frozenMicroseconds > 0 {
+            p.signal(SIGSTOP)
+            usleep(frozenMicroseconds)
+            p.signal(SIGCONT)
+        }
         try p.waitForStandardError(containing: "stale; re-enabling the buffer", timeoutSeconds: 20)
-        // The re-enabled buffer delivers 300 ms later: three windows of 5 periods, within 1 s.
-        usleep(300_000)
+        usleep(deliversAfterMicroseconds)
         try bed.stream(scan(200, 2_000_000_000), to: "/dev/iio:device0")
         // The scan's own timestamp: read from the buffer, not from sysfs by polling.
         let line = try p.waitForLine(timeoutSeconds: 10) { $0.hasPrefix("2000000000,") }

@@ -316,6 +316,7 @@ public final class IIOSensorSource: SensorSource {
             lost(event.syspath == s.accel.path ? s.accel : (s.gyro ?? s.accel))
         case .add, .change:
             if event.action == .add { removedPaths.remove(event.syspath) }
+            announced?.insert(event.syspath)
             guard event.sysname.hasPrefix("iio:device") else { return }
             reselect(after: event)
         }
@@ -408,7 +409,8 @@ public final class IIOSensorSource: SensorSource {
             do {
                 accelReader = try reopen(reader, as: .buffered)
                 if let g = gyroReader { gyroReader = try reopen(g, as: .buffered) }
-                silence.allow(nanoseconds: FirstSampleWait.nanoseconds(periodNanoseconds: reader.device.periodNanoseconds), now: now)
+                silence.allow(nanoseconds: FirstSampleWait.nanoseconds(afterSilence: ms * 1_000_000,
+                                                                       periodNanoseconds: reader.device.periodNanoseconds), now: now)
             } catch {
                 log(.warning, "\(who): re-enabling the buffer failed: \(error)")
             }

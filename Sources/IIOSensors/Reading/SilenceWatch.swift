@@ -94,4 +94,19 @@ enum FirstSampleWait {
         max(minimumNanoseconds, periodNanoseconds.multipliedReportingOverflow(by: SilenceWatch.periods).overflow
             ? .max : periodNanoseconds * SilenceWatch.periods)
     }
+
+    /// A silence at least this long when the watchdog first sees it (whose window is 5 periods)
+    /// means the daemon itself did not run meanwhile: the system slept, its devices suspended.
+    static let sleepSilenceNanoseconds: Int64 = 2_000_000_000
+    /// The wait for a buffer re-enabled after such a silence: a HID sensor hub powers its sensors
+    /// up again from a work queue after the thaw, over its transport's round trips, and the
+    /// system suite's uhid hub under QEMU took over 1 s for it (carouseld fell back to polled
+    /// mode, for good, after one resume).
+    static let afterSleepNanoseconds: Int64 = 5_000_000_000
+
+    /// The wait for a buffer re-enabled after `silentNanoseconds` without a sample.
+    static func nanoseconds(afterSilence silentNanoseconds: Int64, periodNanoseconds: Int64) -> Int64 {
+        let wait = nanoseconds(periodNanoseconds: periodNanoseconds)
+        return silentNanoseconds >= sleepSilenceNanoseconds ? max(wait, afterSleepNanoseconds) : wait
+    }
 }
