@@ -2,7 +2,7 @@
 carouseld behind the real bridge, for what a real daemon never sends: garbage lines and a
 greeting with another proto_major. To each connection it writes SCRIPT's lines (one WebSocket
 message each; `#sleep S` pauses), records every line the bridge forwards in RECEIVED, and
-closes when the bridge does.
+closes when the bridge does (then adds `# connection closed` to RECEIVED).
 
     scripted_server.py SOCKET SCRIPT RECEIVED
 """
@@ -28,10 +28,12 @@ def serve(conn, script, log):
                     continue
                 conn.sendall((line + "\n").encode("utf-8"))
     except OSError:
-        return
-    # Until the bridge closes its end (the page went away).
+        pass   # the bridge went first; what it forwarded is still read to the end
+    # Until the bridge closes its end (the page went away); then a line saying so, after
+    # everything the bridge forwarded on this connection.
     reader.join()
     conn.close()
+    log.write(b"# connection closed\n")
 
 
 def main():

@@ -200,5 +200,7 @@ def test_a_wheel_notch_moves_one_card(carousel, open_page):
         raise AssertionError(f"{error}; the document received {seen['wheels']}; "
                              f"the page sent {[s['request'] for s in page.sent()[before:]]}; state {seen['state']}") from None
     page.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": -20})
-    time.sleep(0.3)  # under the 60 px step: nothing
+    # Under the 60 px step: nothing. The page's handler runs (and would send) in the event's own
+    # dispatch, so once the document has the event, whatever it sends has been sent.
+    page.wait("return window.__wheels.length === 2", 10, "the second wheel event at the document")
     assert [s["request"] for s in page.sent()[before:]] == [{"cmd": "scroll_to", "index": 4, "animated": True}]

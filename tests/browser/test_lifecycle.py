@@ -3,7 +3,6 @@ sends (garbage lines, another proto_major) through the scripted server behind th
 
 import json
 import os
-import time
 
 from conftest import ROOT, wait_for
 from helpers import check_cards_match, daemon_truth, wait_page_at
@@ -51,7 +50,6 @@ def test_daemon_restart_reconnects_and_shows_the_state_again(carousel, open_page
     assert page.js("return !document.querySelector('.notice').hidden")
     # The cards stay exactly in place (dimmed) while the daemon is away: nothing jumps.
     assert page.js(shown) == cards_before
-    time.sleep(0.3)
     daemon.start()
     page.wait("return window.carousel.client.status === 'open'", 15, "the page to reconnect")
     page.wait_settled_geometry()
@@ -110,8 +108,10 @@ def test_another_proto_major_is_a_clear_message(scripted_bridge, open_page):
     notice = page.js("const n = document.querySelector('.notice'); return !n.hidden && n.textContent")
     assert notice and "protocol 2.0" in notice and "1.x" in notice, notice
     assert page.js("return document.querySelectorAll('[data-index]').length") == 0
-    time.sleep(0.3)
-    received = open(bridge.received).read() if os.path.exists(bridge.received) else ""
+    # The page closed its WebSocket; once the bridge's connection ends, it has forwarded all the
+    # page sent.
+    received = wait_for(lambda: os.path.exists(bridge.received) and (lambda t: t if "# connection closed" in t else None)(
+        open(bridge.received).read()), 10, "the bridge's connection to end")
     assert "watch" not in received and "set_geometry" not in received, received
     assert not page.console_errors()
 

@@ -231,12 +231,31 @@ class Kiosk:
     def wait(self, script, timeout=15, what=None):
         return wait_for(lambda: self.js(script), timeout, what or script, interval=0.1)
 
-    def screenshot(self, path):
-        """grim through cage's screencopy, as the kiosk user (the Wayland socket is theirs)."""
+    def grab(self):
+        """grim through cage's screencopy, as the kiosk user (the Wayland socket is theirs): the
+        output's picture now, as PNG bytes (also left in the runtime folder as shot.png)."""
         out = subprocess.run(as_kiosk_user(["grim", os.path.join(self.runtime, "shot.png")]),
                              env={"PATH": os.environ.get("PATH", ""), "XDG_RUNTIME_DIR": self.runtime,
                                   "WAYLAND_DISPLAY": "wayland-0"}, capture_output=True, text=True, timeout=20)
         assert out.returncode == 0, f"grim: {out.stderr}"
+        with open(os.path.join(self.runtime, "shot.png"), "rb") as f:
+            return f.read()
+
+    def still(self, timeout=10):
+        """Until two grabs in a row are the same picture: what the page drew has reached the
+        output (cage composites after the page's frame, so a picture taken at once may be the
+        one before)."""
+        last = [self.grab()]
+
+        def unchanged():
+            now = self.grab()
+            was, last[0] = last[0], now
+            return now == was
+        wait_for(unchanged, timeout, "the output's picture to stop changing", interval=0.05)
+
+    def screenshot(self, path):
+        """The output's picture saved at `path` (grab): (width, height, rows of RGB)."""
+        self.grab()
         shutil.copyfile(os.path.join(self.runtime, "shot.png"), path)
         print(f"screenshot: {path}", file=sys.stderr)
         return png_pixels(path)
@@ -261,10 +280,10 @@ class Kiosk:
                 break
             try:
                 self.process.wait(10)
-                if not session_processes(self.process.pid):
-                    break
-                time.sleep(2)
-            except subprocess.TimeoutExpired:
+                # What the script started may outlive it by a moment (its own TERM to them).
+                wait_for(lambda: not session_processes(self.process.pid), 2, "the session to end", interval=0.05)
+                break
+            except (subprocess.TimeoutExpired, AssertionError):
                 pass
         self.process.wait()
         self.answering = False
@@ -307,9 +326,9 @@ def settled(k, count):
     k.wait(f"""const c = window.carousel && window.carousel.client;
         return c && c.state && c.state.count === {count} && c.state.phase === 'idle' && c.layout
           && [...document.images].every(i => i.complete && i.naturalWidth > 0)""", 30, f"the carousel at rest with {count} cards")
-    # Two frames after the last change, so the compositor has the picture.
+    # Two frames after the last change, then until the output shows one picture steadily.
     k.driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()))")
-    time.sleep(0.3)
+    k.still()
 
 
 def test_the_kiosk_shows_the_owners_cards_full_screen_and_a_tap_follows_the_link(kiosk, workdir):
@@ -339,7 +358,7 @@ def test_the_kiosk_shows_the_owners_cards_full_screen_and_a_tap_follows_the_link
     k.tap(x + cw / 2, y + ch / 2)
     wait_for(lambda: k.driver.current_url == bridge.url + "cards/target.html?from=card1", 15, "the linked page")
     k.wait("return document.readyState === 'complete' && document.querySelector('[data-linked-page]')", 15, "the linked page drawn")
-    time.sleep(0.5)
+    k.still()
     sw, sh, rows = k.screenshot(os.path.join(workdir, "2-portrait-after-tap.png"))
     yellow = sum(near(rows[py][px], (0xff, 0xd6, 0x0a)) for px in range(0, sw, 40) for py in range(0, sh, 40))
     total = len(range(0, sw, 40)) * len(range(0, sh, 40))
