@@ -2,6 +2,7 @@
 overlay on the cached image, driven over ssh (user-mode network, hostfwd on 127.0.0.1) and
 QMP (screendump, system_wakeup). Used by tests/system/system_tests.py."""
 import json
+import re
 import os
 import socket
 import struct
@@ -105,7 +106,7 @@ class VM:
         self.control = os.path.join(out, "ssh-control")
         self.port = free_port()
         self.memory_mb = memory_mb
-        self.smp = smp
+        self.smp = int(os.environ.get("SYSTEM_TEST_SMP", smp))
         self.proc = None
         self.qmp = None
         self.started = None
@@ -128,7 +129,7 @@ class VM:
         # ("IO-APIC + timer doesn't work!"), as the kernel suite's guest does.
         cmd = ["qemu-system-x86_64", "-machine", "q35", "-accel", "tcg", "-cpu", "max",
                "-m", str(self.memory_mb), "-smp", str(self.smp), "-nodefaults",
-               "-vga", "virtio", "-display", "none",
+               "-vga", os.environ.get("SYSTEM_TEST_VGA", "virtio"), "-display", "none",
                "-kernel", os.path.join(self.image_dir, "vmlinuz"),
                "-initrd", os.path.join(self.image_dir, "initrd.img"),
                "-append", "root=/dev/vda rw console=ttyS0 net.ifnames=0 quiet systemd.show_status=0 nokaslr no_timer_check",
@@ -249,6 +250,7 @@ class VM:
         self.drop_connection()
         t = time.monotonic()
         seen = len(self.qmp.events)
+        start = self.console_size()
         p = subprocess.run(self.ssh_cmd("systemctl suspend", shared=False), capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
             raise BootError("`systemctl suspend` exited %d: %s" % (p.returncode, (p.stderr + p.stdout).strip()[-400:]))
@@ -263,11 +265,35 @@ class VM:
             if "SUSPEND" in names and "WAKEUP" in names[names.index("SUSPEND"):]:
                 raise SelfWakeup("the guest entered S3 (QMP SUSPEND) and woke by itself (WAKEUP) %.1f s after "
                                  "`systemctl suspend`, without system_wakeup" % (time.monotonic() - t))
+            # Slept and woke by itself so soon that QEMU never reported it (no SUSPEND event):
+            # the kernel's own lines on the serial console say so.
+            console = self.console_text(start)
+            if "PM: suspend exit" in console:
+                slept = re.findall(r"Timekeeping suspended for ([0-9.]+) seconds", console)
+                raise SelfWakeup("the kernel entered S3 and woke by itself %.1f s after `systemctl suspend` (asleep %s s by "
+                                 "its timekeeping), QMP saw no SUSPEND" % (time.monotonic() - t, slept[-1] if slept else "?"))
             time.sleep(0.2)
         raise BootError("the guest was not suspended within %d s of `systemctl suspend` (QMP status %r, events since %s, "
                         "all events %s); console: %s" % (timeout, status, [e for _, e in self.qmp.events[seen:]],
                                                          [(round(t - self.started, 1), e) for t, e in self.qmp.events],
                                                          self.tail("console.log", 800)))
+
+    def console_size(self):
+        """Bytes the serial console (console.log) holds so far."""
+        try:
+            return os.path.getsize(self.console)
+        except OSError:
+            return 0
+
+    def console_text(self, start=0):
+        """The serial console's text from byte `start` on (console.log): a poll reads only
+        what came since it began, not the whole boot's lines each time."""
+        try:
+            with open(self.console, "rb") as f:
+                f.seek(start)
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
 
     def wakeup(self):
         """QMP system_wakeup (the guest leaves S3), after which query-status says "running";
