@@ -632,6 +632,11 @@ def calibration_and_conffile_survive_reboot():
     # afresh (its HID instance and IIO numbers, in the sysfs path the calibration names).
     # (Left plugged: its removal is a warning, which healthy_after_reboot would count.)
     made_for = re.search(r"^sensor_path = (.*)$", cal, re.M)
+    # carouseld reads the sensor only while someone watches: a watcher of the check's own (the
+    # kiosk's page watches too, once Chromium has loaded it, which a loaded TCG guest may not
+    # have done within the wait; its network service crashed at the first navigation once).
+    sh("systemctl stop system-suite-watch.service 2>/dev/null; "
+       "systemd-run --unit=system-suite-watch --collect -p User=viewer carouselctl watch")
     plug_hub()
     status = wait_for(lambda: (lambda s: s if s.get("sensor") == "ok" and s.get("sensor_path") else None)(
         json.loads(sh("carouselctl status --json"))["status"]), 90, "carouseld to read the hub after the reboot")
