@@ -99,7 +99,8 @@ endif
 # (/usr/share/doc/carouseld/PROTOCOL.md.gz); MANREFS rewrites both in each generated page to
 # where install-doc puts them, DOCDIR (\% keeps groff from hyphenating the path).
 MANPAGES := $(MANBUILDDIR)/carouseld.8 $(MANBUILDDIR)/carouselctl.1 $(MANBUILDDIR)/carouseld.conf.5 \
-  $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1 $(MANBUILDDIR)/carouseld-kiosk-touch.8
+  $(MANBUILDDIR)/carouseld-web.1 $(MANBUILDDIR)/carouseld-kiosk.1 $(MANBUILDDIR)/carouseld-kiosk-touch.8 \
+  $(MANBUILDDIR)/carouseld-kiosk-touch-pointer.8
 MANREFS = sed -i -e 's|/usr/share/doc/carouseld/|\\%$(DOCDIR)/|g' -e 's|docs/examples/|\\%$(DOCDIR)/examples/|g' -e 's|docs/\([A-Z][A-Z]*\)\.md|\\%$(DOCDIR)/\1.md.gz|g'
 LOWDOWN_MAN = lowdown -s -Tman -M shiftheadinglevelby=-1 -M date=$(MANDATE) \
   -M "source=carouseld $$($(MANBINDIR)/carouseld --version | cut -d' ' -f2)"
@@ -148,6 +149,8 @@ $(MANBUILDDIR)/carouseld-kiosk.1: scripts/carouseld-kiosk Sources/CarouselProtoc
 	help2man -N -s 1 -n "carouseld's page full screen at boot (cage with Chromium or Cog)" -o $@.tmp scripts/carouseld-kiosk && $(MANREFS) $@.tmp && mv $@.tmp $@
 $(MANBUILDDIR)/carouseld-kiosk-touch.8: scripts/carouseld-kiosk-touch Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
 	help2man -N -s 8 -n "turn the touchscreens with carouseld-kiosk's picture (libinput calibration through udev)" -o $@.tmp scripts/carouseld-kiosk-touch && $(MANREFS) $@.tmp && mv $@.tmp $@
+$(MANBUILDDIR)/carouseld-kiosk-touch-pointer.8: scripts/carouseld-kiosk-touch-pointer Sources/CarouselProtocol/Release.swift $(MANBUILDDIR)/.tools
+	help2man -N -s 8 -n "touchscreens as a pointer for a cage without touch frames (Debian 12's)" -o $@.tmp scripts/carouseld-kiosk-touch-pointer && $(MANREFS) $@.tmp && mv $@.tmp $@
 
 clean:
 	rm -rf $(MANBUILDDIR)
@@ -227,14 +230,16 @@ install-web:
 
 # The kiosk (docs/KIOSK.md): the script that starts cage and the browser (with the release
 # and DOCDIR written in), its unit, its user, its PAM file and its environment file (both kept when
-# present), and the root helper that turns the touchscreens with the picture, with its path
-# and service units.
+# present), the root helper that turns the touchscreens with the picture, with its path
+# and service units, and the root helper that makes touchscreens a pointer for a cage without
+# touch frames (Debian 12's), with its service.
 install-kiosk:
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) $(DESTDIR)$(PAMDIR)
 	sed -e 's|^release=.*|release=$(RELEASE)|' $(DOCREFS) scripts/carouseld-kiosk > $(DESTDIR)$(BINDIR)/carouseld-kiosk
 	sed -e 's|^release=.*|release=$(RELEASE)|' $(DOCREFS) scripts/carouseld-kiosk-touch > $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch
-	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-kiosk $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch
-	for u in carouseld-kiosk.service carouseld-kiosk-touch.service carouseld-kiosk-touch.path; do \
+	sed -e 's|^release = ""$$|release = "$(RELEASE)"|' $(DOCREFS) scripts/carouseld-kiosk-touch-pointer > $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch-pointer
+	chmod 0755 $(DESTDIR)$(BINDIR)/carouseld-kiosk $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch-pointer
+	for u in carouseld-kiosk.service carouseld-kiosk-touch.service carouseld-kiosk-touch.path carouseld-kiosk-touch-pointer.service; do \
 	  sed -e 's|/usr/local/bin/carouseld-kiosk|$(BINDIR)/carouseld-kiosk|g' -e 's|/usr/local/libexec/|$(LIBEXECDIR)/|g' \
 	    -e 's|/etc/carouseld/|$(CONFDIR)/|g' systemd/$$u > $(DESTDIR)$(UNITDIR)/$$u && chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
@@ -256,6 +261,7 @@ install-man: man
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-web.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-kiosk.1 $(DESTDIR)$(MANDIR)/man1/carouseld-kiosk.1
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-kiosk-touch.8 $(DESTDIR)$(MANDIR)/man8/carouseld-kiosk-touch.8
+	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld-kiosk-touch-pointer.8 $(DESTDIR)$(MANDIR)/man8/carouseld-kiosk-touch-pointer.8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carouseld.8 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	$(INSTALL) -m 0644 $(MANBUILDDIR)/carousel-mqtt.1 $(DESTDIR)$(MANDIR)/man1/carousel-mqtt.1
@@ -265,6 +271,8 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-kiosk.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-kiosk.conf $(DESTDIR)$(MANDIR)/man1/carouseld-kiosk.1
 	rm -f $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch $(DESTDIR)$(UNITDIR)/carouseld-kiosk-touch.service $(DESTDIR)$(UNITDIR)/carouseld-kiosk-touch.path \
 	  $(DESTDIR)$(MANDIR)/man8/carouseld-kiosk-touch.8
+	rm -f $(DESTDIR)$(LIBEXECDIR)/carouseld-kiosk-touch-pointer $(DESTDIR)$(UNITDIR)/carouseld-kiosk-touch-pointer.service \
+	  $(DESTDIR)$(MANDIR)/man8/carouseld-kiosk-touch-pointer.8
 	rm -f $(DESTDIR)$(MANDIR)/man1/carouselctl.1 $(DESTDIR)$(MANDIR)/man1/carouseld-web.1 $(DESTDIR)$(MANDIR)/man5/carouseld.conf.5 $(DESTDIR)$(MANDIR)/man8/carouseld.8
 	rm -rf $(DESTDIR)$(WEBDIR) $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/carouseld-web.service $(DESTDIR)$(SYSUSERSDIR)/carouseld-web.conf

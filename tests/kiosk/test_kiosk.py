@@ -396,7 +396,9 @@ def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_g
         units = []
         for name, body in (("carouseld-kiosk.service", text.replace("ExecStart=/usr/local/bin/", f"ExecStart={scripts}/")),
                            ("carouseld-kiosk-touch.service", touch_service.replace("ExecStart=/usr/local/libexec/", f"ExecStart={scripts}/")),
-                           ("carouseld-kiosk-touch.path", touch_path)):
+                           ("carouseld-kiosk-touch.path", touch_path),
+                           ("carouseld-kiosk-touch-pointer.service",
+                            open(os.path.join(ROOT, "systemd", "carouseld-kiosk-touch-pointer.service")).read().replace("=/usr/local/libexec/", f"={scripts}/"))):
             units.append(os.path.join(d, name))
             with open(units[-1], "w") as f:
                 f.write(body)
@@ -433,9 +435,21 @@ def test_the_unit_verifies_and_sysusers_make_the_kiosk_user_outside_carouselds_g
     script = open(os.path.join(ROOT, "scripts", "carouseld-kiosk")).read()
     assert names == {"CAROUSELD_KIOSK_URL", "CAROUSELD_KIOSK_BROWSER", "CAROUSELD_KIOSK_ROTATE", "CAROUSELD_KIOSK_FLAGS",
                      "CAROUSELD_KIOSK_WAIT", "CAROUSELD_KIOSK_SOCKET", "CAROUSELD_KIOSK_TOUCH_MATRIX",
-                     "CAROUSELD_KIOSK_LOAD_TIMEOUT"}
+                     "CAROUSELD_KIOSK_LOAD_TIMEOUT", "CAROUSELD_KIOSK_TOUCH_POINTER"}
     helper = open(os.path.join(ROOT, "scripts", "carouseld-kiosk-touch")).read()
-    assert all(f"${{{n}:-" in (helper if n == "CAROUSELD_KIOSK_TOUCH_MATRIX" else script) for n in names)
+    pointer = open(os.path.join(ROOT, "scripts", "carouseld-kiosk-touch-pointer")).read()
+    reads = {"CAROUSELD_KIOSK_TOUCH_MATRIX": lambda n: f"${{{n}:-" in helper,
+             "CAROUSELD_KIOSK_TOUCH_POINTER": lambda n: f'os.environ.get("{n}", "auto")' in pointer}
+    assert all(reads.get(n, lambda n: f"${{{n}:-" in script)(n) for n in names)
+    # The touch pointer's unit: only where --needed says so, ended with the kiosk, root for
+    # /dev/uinput and the input nodes only; the kiosk's unit pulls it in.
+    pointer_service = open(os.path.join(ROOT, "systemd", "carouseld-kiosk-touch-pointer.service")).read()
+    for line in ("ExecCondition=/usr/local/libexec/carouseld-kiosk-touch-pointer --needed",
+                 "ExecStart=/usr/local/libexec/carouseld-kiosk-touch-pointer", "PartOf=carouseld-kiosk.service",
+                 "DevicePolicy=closed", "DeviceAllow=/dev/uinput rw", "DeviceAllow=char-input r",
+                 "EnvironmentFile=-/etc/carouseld/carouseld-kiosk.env"):
+        assert line in pointer_service.splitlines(), line
+    assert "[Install]" not in pointer_service and "Wants=carouseld-kiosk-touch-pointer.service" in text.splitlines()
 
 
 def turn_recording(path, hold_s=10.0, turn_s=0.5, after_s=20.0, elevation_deg=45.0, rate_hz=100):

@@ -1035,12 +1035,27 @@ def on_screen(layout, item, w, h):
     return (w - vw) / 2 + item["center"][0], (h - STATUS_PX - vh) / 2 + item["center"][1]
 
 
+def touch_pointer_took(node):
+    """Waits until carouseld-kiosk-touch-pointer (Debian 12's cage sends no touch frames, so the
+    touchscreens reach the page as a pointer: docs/KIOSK.md "Touch on Debian 12") has taken the
+    touchscreen `node`; its journal line."""
+    line = wait_for(lambda: (lambda ls: ls[-1] if ls else None)(
+        [l for l in sh("journalctl -b -u carouseld-kiosk-touch-pointer.service -o cat || true").splitlines()
+         if l.startswith("carouseld-kiosk-touch-pointer: %s " % node) and "taken as the pointer" in l]), 60,
+        "carouseld-kiosk-touch-pointer to take the touchscreen %s (unit: %s)" % (
+            node, sh("systemctl status --no-pager -n 20 carouseld-kiosk-touch-pointer.service || true")))
+    return line
+
+
 @test
-@not_default
 def kiosk_tap_centers_side_card():
     needs("kiosk")
     w, h = state["screen"]
-    plug_touchscreen(w, h)
+    node = plug_touchscreen(w, h)
+    check(sh("systemctl is-active carouseld-kiosk-touch-pointer.service || true") == "active",
+          "carouseld-kiosk-touch-pointer.service is not running beside the kiosk on Debian 12's cage: %s" % (
+              sh("systemctl status --no-pager -n 20 carouseld-kiosk-touch-pointer.service || true")))
+    touch_pointer_took(node)
     hub_accel(*gravity_raw(0, 0))
     wait_for(lambda: carousel_state().get("phase") == "idle" or None, 60, "the carousel at rest")
     index = carousel_state().get("index")
@@ -1083,15 +1098,48 @@ def tap_side_card(w, h, turn, name):
     side = min(sides, key=lambda it: abs(on_screen(layout, it, pw, ph)[0] - pw / 2))
     x, y = on_screen(layout, side, pw, ph)
     tx, ty = picture_to_panel(turn, x, y, w, h)
-    vm.screendump(name + "-before-tap")
+    centered = [it for it in st["items"] if it["index"] == index]
+    check(centered, "the centered card %d is not among the visible items: %s" % (index, st["items"]))
+    cx, cy = on_screen(layout, centered[0], pw, ph)
+    # A patch of the tapped card above its number, and where that patch will be once the card
+    # is centered: the screen must show the card there (its colour), not only the daemon say so.
+    lift = 0.3 * min(it["size"][1] * it.get("scale", [1, 1])[1] for it in (side, centered[0]))
+    sw, sh_, before = vm.screendump(name + "-before-tap")
+    tapped = patch_colour(before, sw, sh_, *picture_to_panel(turn, x, y - lift, w, h))
+    old = patch_colour(before, sw, sh_, *picture_to_panel(turn, cx, cy - lift, w, h))
+    check(colour_distance(tapped, old) > 60, "the tapped card %d (colour %s) and the centered card %d (%s) look alike; "
+          "the screen cannot tell them apart" % (side["index"], tapped, index, old))
     sh("echo tap %d %d > /run/system-suite-touch.ctl" % (round(tx), round(ty)))
     try:
         wait_for(lambda: (lambda s: s if s.get("index") == side["index"] and s.get("phase") == "idle" else None)(carousel_state()),
                  60, "card %d to be centered after a tap on it at picture (%d, %d), panel (%d, %d), turned %d°" % (
                      side["index"], x, y, tx, ty, turn))
+
+        def drawn():
+            sw, sh_, rgb = vm.screendump(name + "-after-tap")
+            now = patch_colour(rgb, sw, sh_, *picture_to_panel(turn, cx, cy - lift, w, h))
+            return [now] if colour_distance(now, tapped) < 40 else None
+        wait_for(drawn, 30, "the screen to show card %d (colour %s) in the middle after the tap" % (side["index"], tapped))
     finally:
         vm.screendump(name + "-after-tap")
     return side["index"], (round(x), round(y))
+
+
+def patch_colour(rgb, w, h, x, y, r=12):
+    """The mean (R, G, B) of the (2r+1)² pixels around screen point (x, y), clipped to the screen."""
+    x, y = int(round(x)), int(round(y))
+    total, n = [0, 0, 0], 0
+    for py in range(max(0, y - r), min(h, y + r + 1)):
+        for px in range(max(0, x - r), min(w, x + r + 1)):
+            i = (py * w + px) * 3
+            total[0] += rgb[i]; total[1] += rgb[i + 1]; total[2] += rgb[i + 2]  # noqa: E702
+            n += 1
+    return tuple(round(c / max(n, 1)) for c in total)
+
+
+def colour_distance(a, b):
+    """Sum of the channels' absolute differences (0..765)."""
+    return sum(abs(p - q) for p, q in zip(a, b))
 
 
 @test
@@ -1150,9 +1198,12 @@ def kiosk_rotate_auto_follows_the_device():
             check(applied == str(turn), "turn %d: the touch helper says it applied %r, not %d" % (i + 1, applied, turn))
             check(sh("systemctl is-failed carouseld-kiosk-touch.path carouseld-kiosk-touch.service || true").split() == ["active", "inactive"],
                   "turn %d: the touch units: %s" % (i + 1, sh("systemctl status --no-pager carouseld-kiosk-touch.path carouseld-kiosk-touch.service || true")))
-            # A tap on the card under the finger, turned, is kiosk_tap_centers_side_card's
-            # (tap_side_card takes the turn); Debian 12's cage delivers no touch to Chromium.
-            turns.append("%d° in %.0f s (dot %s, touch %s)" % (turn, drawn_s, corner, matrix or "identity"))
+            # A tap on the side card nearest the middle, through the touchscreen in the panel's
+            # own axes, centers that card: the touch turned with the picture (through the
+            # touch pointer, which takes the matrix from udev's change event, on Debian 12).
+            wait_for(lambda: carousel_state().get("phase") == "idle" or None, 60, "the carousel at rest (turn %d)" % (i + 1))
+            card, at = tap_side_card(w, h, turn, "kiosk-turn-%d" % (i + 1))
+            turns.append("%d° in %.0f s (dot %s, touch %s, tap on card %d at %s)" % (turn, drawn_s, corner, matrix or "identity", card, at))
     finally:
         hub_accel(*gravity_raw(0, 0))
         # The owner's changes undone (an administrator's drop-in is not the package's: purge
