@@ -1092,11 +1092,18 @@ def tap_side_card(w, h, turn, name):
     layout, st = layout_and_items()
     pw, ph = (h, w) if turn in (90, 270) else (w, h)
     index = st["index"]
-    sides = [it for it in st["items"] if it["index"] != index
-             and 0 < on_screen(layout, it, pw, ph)[0] < pw and it.get("alpha", 1) > 0.3]
-    check(sides, "no side card in the picture: %s" % st["items"])
-    side = min(sides, key=lambda it: abs(on_screen(layout, it, pw, ph)[0] - pw / 2))
-    x, y = on_screen(layout, side, pw, ph)
+    def visible(it):
+        """The part of an item's width inside the picture, (left, right) in picture pixels: a
+        turned (portrait) picture shows only a strip of its neighbours."""
+        cx = on_screen(layout, it, pw, ph)[0]
+        half = it["size"][0] * it.get("scale", [1, 1])[0] / 2
+        return max(0.0, cx - half), min(float(pw), cx + half)
+    sides = [it for it in st["items"] if it["index"] != index and it.get("alpha", 1) > 0.3
+             and visible(it)[1] - visible(it)[0] >= 30]
+    check(sides, "no side card with 30 px or more in the picture: %s" % st["items"])
+    side = min(sides, key=lambda it: abs(sum(visible(it)) / 2 - pw / 2))
+    # The middle of what the picture shows of it (all of it in landscape, a strip when turned).
+    x, y = sum(visible(side)) / 2, on_screen(layout, side, pw, ph)[1]
     tx, ty = picture_to_panel(turn, x, y, w, h)
     centered = [it for it in st["items"] if it["index"] == index]
     check(centered, "the centered card %d is not among the visible items: %s" % (index, st["items"]))
@@ -1118,8 +1125,10 @@ def tap_side_card(w, h, turn, name):
         def drawn():
             sw, sh_, rgb = vm.screendump(name + "-after-tap")
             now = patch_colour(rgb, sw, sh_, *picture_to_panel(turn, cx, cy - lift, w, h))
-            return [now] if colour_distance(now, tapped) < 40 else None
-        wait_for(drawn, 30, "the screen to show card %d (colour %s) in the middle after the tap" % (side["index"], tapped))
+            # The side card is drawn dimmed (its alpha), so its colour is near, not equal: nearer
+            # the tapped card's than the card's that was centered, and far from that one.
+            return [now] if colour_distance(now, tapped) < colour_distance(now, old) and colour_distance(now, old) > 60 else None
+        wait_for(drawn, 30, "the screen to show card %d (colour %s, not %s) in the middle after the tap" % (side["index"], tapped, old))
     finally:
         vm.screendump(name + "-after-tap")
     return side["index"], (round(x), round(y))
@@ -1201,6 +1210,10 @@ def kiosk_rotate_auto_follows_the_device():
             # A tap on the side card nearest the middle, through the touchscreen in the panel's
             # own axes, centers that card: the touch turned with the picture (through the
             # touch pointer, which takes the matrix from udev's change event, on Debian 12).
+            # Held upright, the device is tilted 90° from the neutral (face up) and drives the
+            # carousel: the owner's `carouselctl recenter` makes the attitude it rests in level
+            # (docs/KIOSK.md "Rotation"), and the carousel comes to rest for the tap.
+            sh("carouselctl recenter")
             wait_for(lambda: carousel_state().get("phase") == "idle" or None, 60, "the carousel at rest (turn %d)" % (i + 1))
             card, at = tap_side_card(w, h, turn, "kiosk-turn-%d" % (i + 1))
             turns.append("%d° in %.0f s (dot %s, touch %s, tap on card %d at %s)" % (turn, drawn_s, corner, matrix or "identity", card, at))
