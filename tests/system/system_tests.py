@@ -635,9 +635,11 @@ def calibration_and_conffile_survive_reboot():
     # carouseld reads the sensor only while someone watches: a watcher of the check's own (the
     # kiosk's page watches too, once Chromium has loaded it, which a loaded TCG guest may not
     # have done within the wait; its network service crashed at the first navigation once).
+    # After the plug: a watcher with no sensor yet gets carouseld's warning "no sensor matches
+    # …; waiting for a sensor to be plugged in", which healthy_after_reboot rightly counts.
+    plug_hub()
     sh("systemctl stop system-suite-watch.service 2>/dev/null; "
        "systemd-run --unit=system-suite-watch --collect -p User=viewer carouselctl watch")
-    plug_hub()
     status = wait_for(lambda: (lambda s: s if s.get("sensor") == "ok" and s.get("sensor_path") else None)(
         json.loads(sh("carouselctl status --json"))["status"]), 90, "carouseld to read the hub after the reboot")
     check(status.get("calibration", {}).get("applied") is True,
