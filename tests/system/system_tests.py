@@ -385,13 +385,13 @@ SLEEP_LINES = ("PM: suspend entry", "PM: suspend exit", "System returned from sl
                "Waking up from system sleep state", "Restarting tasks")
 
 
-def sleep_journal():
-    """This boot's suspend lines: [(CLOCK_MONOTONIC s of their arrival in the journal, the
-    kernel's own timestamp in s for kernel lines (printk's clock, _SOURCE_MONOTONIC_TIMESTAMP)
-    or None, text)]: the kernel's "PM: suspend entry (...)", its freeze, sleep, wake and thaw
-    lines, "PM: suspend exit", and systemd-sleep's "System returned from sleep state."."""
-    text = vm.ssh("journalctl -b -o json --no-pager --output-fields=MESSAGE,_SOURCE_MONOTONIC_TIMESTAMP -g '%s'"
-                  % "|".join(SLEEP_LINES), check=False).stdout
+def journal_entries(selection):
+    """This boot's journal entries that journalctl's `selection` (its options, e.g. "-u UNIT" or
+    "-g PATTERN") picks: [(CLOCK_MONOTONIC s of their arrival in the journal, the source's own
+    timestamp in s where it gives one (the kernel's printk clock, _SOURCE_MONOTONIC_TIMESTAMP)
+    or None, text)]."""
+    text = vm.ssh("journalctl -b -o json --no-pager --output-fields=MESSAGE,_SOURCE_MONOTONIC_TIMESTAMP %s"
+                  % selection, check=False).stdout
     out = []
     for line in text.splitlines():
         try:
@@ -401,6 +401,13 @@ def sleep_journal():
         except (ValueError, KeyError, TypeError):
             continue
     return out
+
+
+def sleep_journal():
+    """This boot's suspend lines (journal_entries): the kernel's "PM: suspend entry (...)", its
+    freeze, sleep, wake and thaw lines, "PM: suspend exit", and systemd-sleep's "System
+    returned from sleep state."."""
+    return journal_entries("-g '%s'" % "|".join(SLEEP_LINES))
 
 
 def daemon_footprint():
@@ -932,15 +939,10 @@ def sensor_to_state():
     watcher's first STATE whose roll is 5° or more from A: what the daemon adds to sensor to
     pixel, timed on one clock, so that the rest is the bridge, the browser and the compositor."""
     turns = []
-    for line in vm.ssh("journalctl -b -u system-suite-hub.service -o json --output-fields=MESSAGE --no-pager",
-                       check=False).stdout.splitlines():
-        try:
-            e = json.loads(line)
-        except ValueError:
-            continue
-        m = re.match(r"turn from (-?[0-9.]+)° to (-?[0-9.]+)°", e.get("MESSAGE") or "")
+    for arrived, _, text in journal_entries("-u system-suite-hub.service"):
+        m = re.match(r"turn from (-?[0-9.]+)° to (-?[0-9.]+)°", text if isinstance(text, str) else "")
         if m and float(m.group(2)) != 0:
-            turns.append((int(e["__MONOTONIC_TIMESTAMP"]) / 1e6, float(m.group(1))))
+            turns.append((arrived, float(m.group(1))))
     states = [(t, roll_of(m)) for t, m in probe_lines() if m.get("class") == "STATE" and roll_of(m) is not None]
     out = []
     for t, start in turns:
